@@ -1,0 +1,3 @@
+module github.com/weftgo/weft
+
+go 1.24.0

@@ -1,0 +1,49 @@
+package sched
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// injector is the pool's queue of jobs submitted from outside any worker, first
+// in first out. Pushes are rare (calls fork onto their own seat instead), so a
+// lock is cheap enough; n lets searchers skip the lock when it is empty.
+type injector struct {
+	n      atomic.Int64  // the length, readable without the lock
+	pushed atomic.Uint64 // jobs ever pushed, for Stats
+	mu     sync.Mutex
+	jobs   []*Job
+	head   int
+}
+
+// push appends j. Any goroutine.
+func (q *injector) push(j *Job) {
+	q.mu.Lock()
+	if q.head > 0 && q.head == len(q.jobs) {
+		q.jobs, q.head = q.jobs[:0], 0
+	}
+	q.jobs = append(q.jobs, j)
+	q.pushed.Add(1)
+	q.n.Add(1) // under the lock, after the append: a searcher that sees n > 0 then takes the lock finds j
+	q.mu.Unlock()
+}
+
+// pop removes the oldest job, or returns nil. Any goroutine.
+func (q *injector) pop() *Job {
+	if q.n.Load() == 0 { // a push after this load is seen by the pusher's notify or our recheck
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.head == len(q.jobs) {
+		return nil
+	}
+	j := q.jobs[q.head]
+	q.jobs[q.head] = nil
+	q.head++
+	q.n.Add(-1)
+	return j
+}
+
+// len reports the queue's length. Any goroutine.
+func (q *injector) len() int64 { return q.n.Load() }

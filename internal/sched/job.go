@@ -1,0 +1,114 @@
+package sched
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Job is the header of every task a deque holds. A task type embeds Job as its
+// first field, so that a *Job and a pointer to the task are the same address
+// (see Payload).
+//
+// The fields are grouped by who may touch them when.
+type Job struct {
+	// Written by the owner before the job is pushed; read by whoever runs it.
+	run   func(w *Worker, j *Job)
+	owner *Worker // the worker that waits for the job, or nil if none waits
+
+	// done is set once, by whoever ran the job, after panic is written; the
+	// owner reads panic only after it sees done.
+	done  atomic.Bool
+	panic *Panic
+
+	// next links the owner's free list; touched by the owner only.
+	next *Job
+}
+
+// Init prepares j to run fn with owner waiting for it. Owner only, before the
+// job is pushed.
+func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
+	j.run = fn
+	j.owner = owner
+	j.panic = nil
+	j.done.Store(false) // published to thieves by the push that follows
+}
+
+// Done reports whether the job has finished. Any goroutine.
+func (j *Job) Done() bool { return j.done.Load() }
+
+// Payload returns the task of type T whose first field is j. The caller
+// guarantees that j was embedded in a T.
+func Payload[T any](j *Job) *T { return (*T)(unsafe.Pointer(j)) }
+
+// Panic carries a panic from a task that another goroutine ran to the goroutine
+// that waits for it.
+type Panic struct {
+	Value  any    // what the task panicked with
+	Stack  []byte // the stack of the goroutine that ran it, at the panic
+	Goexit bool   // the task called runtime.Goexit instead of panicking
+}
+
+// Repanic re-raises p on the calling goroutine: with its original value, or by
+// calling runtime.Goexit if that is what the task did.
+func (p *Panic) Repanic() {
+	if p.Goexit {
+		runtime.Goexit()
+	}
+	panic(p.Value)
+}
+
+// execute runs a stolen or injected job on w and sets its latch. A panic in the
+// job is recovered and stored for the owner. If the job calls runtime.Goexit,
+// the latch is still set, with Goexit recorded, while the goroutine unwinds.
+// Worker w's goroutine only.
+func (w *Worker) execute(j *Job) {
+	w.local.tasks++
+	normal := false
+	defer func() {
+		if normal {
+			return
+		}
+		if r := recover(); r != nil {
+			j.panic = &Panic{Value: r, Stack: debug.Stack()}
+		} else {
+			j.panic = &Panic{Goexit: true} // unwinding continues after this function
+		}
+		w.complete(j)
+	}()
+	j.run(w, j)
+	normal = true
+	w.complete(j)
+}
+
+// complete marks j done and wakes its owner if the owner sleeps waiting.
+func (w *Worker) complete(j *Job) {
+	owner := j.owner
+	j.done.Store(true) // hands every write of the job, and j.panic, to the owner
+	if owner != nil && owner != w {
+		owner.unpark(wakeLatch) // loads owner.asleep after the store above: no lost wake-up
+	}
+}
+
+// freeList is a worker's cache of finished jobs of one type. Owner only.
+type freeList struct {
+	head *Job
+}
+
+func (f *freeList) pop() *Job {
+	j := f.head
+	if j != nil {
+		f.head = j.next
+		j.next = nil
+	}
+	return j
+}
+
+func (f *freeList) push(j *Job) {
+	j.next = f.head
+	f.head = j
+}
+
+// Owner returns the worker that forked j. Any goroutine that holds j.
+func (j *Job) Owner() *Worker { return j.owner }

@@ -1,0 +1,189 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrClosed is the panic value of a call made on a pool after Close.
+var ErrClosed = errors.New("weft: pool used after Close")
+
+// Pool is a set of workers that run the tasks of the calls made on it.
+type Pool struct {
+	// Set by New; read-only after.
+	n       int
+	workers []*Worker // the pool's own, table[:n]
+	epoch   time.Time
+
+	// table lists every worker then every seat; it only grows, copy on write
+	// under mu, so that thieves read it without a lock.
+	table atomic.Pointer[[]*Worker]
+	idle  atomic.Int64 // see sleep.go
+	// wakeCursor spreads wake-ups over the workers.
+	wakeCursor atomic.Uint32
+	inject     injector
+	closed     atomic.Bool
+	calls      atomic.Int64 // top-level calls in progress
+	wg         sync.WaitGroup
+
+	mu        sync.Mutex
+	freeSeats *Worker // seats not in use, linked by next
+	closeOnce sync.Once
+}
+
+// New starts a pool of n workers; n <= 0 means runtime.GOMAXPROCS(0).
+func New(n int) *Pool {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	p := &Pool{n: n, epoch: time.Now()}
+	p.workers = make([]*Worker, n)
+	for i := range p.workers {
+		p.workers[i] = newWorker(p, i, true)
+	}
+	t := append([]*Worker(nil), p.workers...)
+	p.table.Store(&t) // before any worker starts
+	p.wg.Add(n)
+	for _, w := range p.workers {
+		go w.loop()
+	}
+	return p
+}
+
+// Workers returns the number of the pool's own workers. Any goroutine.
+func (p *Pool) Workers() int { return p.n }
+
+// Closed reports whether Close has been called. Any goroutine.
+func (p *Pool) Closed() bool { return p.closed.Load() }
+
+// Run calls f on the calling goroutine with a seat of p, a worker handle that
+// the goroutine owns until f returns. The goroutine so takes part in its own
+// call: it runs what f does and, while it waits for parts of it that other
+// workers stole, it runs other tasks of the pool. A call from inside a task of
+// p, at any depth, takes a seat of its own and cannot deadlock. A panic in f
+// propagates after every task f forked has finished. It panics with ErrClosed
+// if p is closed. Any goroutine.
+func (p *Pool) Run(f func(w *Worker)) {
+	w := p.acquire()
+	if w == nil {
+		panic(ErrClosed)
+	}
+	defer p.release(w)
+	f(w)
+}
+
+// TryRun is Run that reports false instead of panicking when p is closed.
+func (p *Pool) TryRun(f func(w *Worker)) bool {
+	w := p.acquire()
+	if w == nil {
+		return false
+	}
+	defer p.release(w)
+	f(w)
+	return true
+}
+
+// acquire returns a free seat, or nil if the pool is closed.
+func (p *Pool) acquire() *Worker {
+	p.calls.Add(1)       // before the closed check: Close's drain sees this call
+	if p.closed.Load() { // after the increment (sequential consistency)
+		p.calls.Add(-1)
+		return nil
+	}
+	p.mu.Lock()
+	w := p.freeSeats
+	if w != nil {
+		p.freeSeats = w.next
+		w.next = nil
+		p.mu.Unlock()
+		return w
+	}
+	old := *p.table.Load()
+	w = newWorker(p, len(old), false)
+	t := make([]*Worker, len(old)+1)
+	copy(t, old)
+	t[len(old)] = w
+	p.table.Store(&t) // publishes the new seat to thieves
+	p.mu.Unlock()
+	return w
+}
+
+// release returns a seat after its call; its deque is empty by then, since
+// every fork waits for its other half.
+func (p *Pool) release(w *Worker) {
+	w.endBusy()
+	w.publish()
+	p.mu.Lock()
+	w.next = p.freeSeats
+	p.freeSeats = w
+	p.mu.Unlock()
+	p.calls.Add(-1)
+}
+
+// Inject submits a job that no worker waits for; a worker runs it soon. The
+// job's owner must be nil. Any goroutine.
+func (p *Pool) Inject(j *Job) {
+	if j.owner != nil {
+		panic("sched: Inject of a job with an owner")
+	}
+	p.inject.push(j)
+	p.notify()
+}
+
+// Close stops the pool: calls made after it panic with ErrClosed, the workers
+// finish every task in sight and exit, and Close returns once they have. Calls
+// in progress still complete, their callers doing the rest of their work. Close
+// must not be called from a task of p. Any goroutine; later calls do nothing.
+func (p *Pool) Close() {
+	p.closeOnce.Do(func() {
+		p.closed.Store(true) // before the unparks: a worker about to park rechecks it
+		for _, w := range p.workers {
+			w.unpark(wakeClose)
+		}
+		p.wg.Wait()
+	})
+}
+
+func (p *Pool) String() string {
+	return fmt.Sprintf("weft pool (%d workers)", p.n)
+}
+
+var (
+	defaultPool atomic.Pointer[Pool]
+	defaultMu   sync.Mutex
+)
+
+// Default returns the shared pool, starting it on first use with
+// runtime.GOMAXPROCS(0) workers. When GOMAXPROCS has changed since, it starts a
+// pool of the new size and retires the old one, whose calls in progress still
+// complete. Any goroutine.
+func Default() *Pool {
+	p := defaultPool.Load()
+	if p != nil && p.n == runtime.GOMAXPROCS(0) {
+		return p
+	}
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	p = defaultPool.Load()
+	n := runtime.GOMAXPROCS(0)
+	if p != nil && p.n == n {
+		return p
+	}
+	np := New(n)
+	defaultPool.Store(np)
+	if p != nil {
+		go p.Close()
+	}
+	return np
+}
+
+// RunDefault is Run on the default pool, retrying on the new default pool if
+// the one it loaded was retired in between.
+func RunDefault(f func(w *Worker)) {
+	for !Default().TryRun(f) {
+	}
+}

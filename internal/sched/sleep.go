@@ -1,0 +1,130 @@
+package sched
+
+// The sleep protocol: how workers park and are woken without losing a wake-up.
+// README.md beside this file gives the argument in full.
+//
+// Pool.idle packs two counts: searching workers (low 32 bits) and parked pool
+// workers (high 32 bits). Only the pool's own workers are counted; a seat waits
+// for its own call alone.
+
+// wakeReason is the token an unparked worker receives.
+type wakeReason uint8
+
+const (
+	// wakeNone: the worker saw a reason to stay up before it parked.
+	wakeNone wakeReason = iota
+	// wakeWork: new work was pushed while nobody searched; the waker counted
+	// the woken worker as searching, and the worker must stop searching later.
+	wakeWork
+	// wakeLatch: the job the worker waits for has finished.
+	wakeLatch
+	// wakeClose: the pool is closing.
+	wakeClose
+)
+
+const sleeperOne = 1 << 32
+
+// park marks w asleep, gives recheck a last look, and blocks until unparked.
+// recheck must look at everything whose change comes with an unpark of w (new
+// work for pool workers, the awaited job's latch): because w is marked asleep
+// before recheck loads, a change made after recheck loads sees the mark and
+// unparks w. Owner only.
+func (w *Worker) park(recheck func() bool) wakeReason {
+	p := w.pool
+	w.asleep.Store(true) // before recheck: the other half of every unpark's load
+	if w.isPool {
+		p.idle.Add(sleeperOne) // before recheck, so a pusher that misses our recheck sees us
+		w.local.parks++
+	}
+	if recheck() || (w.isPool && p.closed.Load()) {
+		if w.asleep.CompareAndSwap(true, false) { // nobody unparked us: take the mark back
+			if w.isPool {
+				p.idle.Add(-sleeperOne)
+			}
+			return wakeNone
+		}
+		// An unpark won the mark and its token is on the way.
+	}
+	return <-w.wake
+}
+
+// unpark wakes w if it is parked or about to park, and reports whether it did.
+// Any goroutine.
+func (w *Worker) unpark(r wakeReason) bool {
+	if !w.asleep.Load() || !w.asleep.CompareAndSwap(true, false) { // the winner owns the token
+		return false
+	}
+	if w.isPool {
+		d := int64(-sleeperOne)
+		if r == wakeWork {
+			d++ // count it as searching now, so that other pushers do not wake a second one
+		}
+		w.pool.idle.Add(d)
+	}
+	w.wake <- r // buffered: never blocks, there is one token per mark
+	return true
+}
+
+// notify wakes one parked worker if some are parked and none is searching.
+// Called after every push; its fast path is one load. Any goroutine.
+func (p *Pool) notify() {
+	s := p.idle.Load() // after the push's store of bottom: a searcher that stops after this load rescans
+	if uint32(s) == 0 && s>>32 != 0 {
+		p.wakeOne()
+	}
+}
+
+// wakeOne unparks one parked pool worker, if any. Any goroutine.
+func (p *Pool) wakeOne() {
+	ws := p.workers
+	n := len(ws)
+	start := int(p.wakeCursor.Add(1) % uint32(n))
+	for i := 0; i < n; i++ {
+		k := start + i
+		if k >= n {
+			k -= n
+		}
+		if ws[k].unpark(wakeWork) {
+			return
+		}
+	}
+}
+
+// startSearching counts the calling worker as a searcher unless half the
+// workers already search (the rule of the Go scheduler's spinning threads),
+// and reports whether it did.
+func (p *Pool) startSearching() bool {
+	for {
+		s := p.idle.Load()
+		if n := int(uint32(s)); n > 0 && 2*n >= p.n {
+			return false
+		}
+		if p.idle.CompareAndSwap(s, s+1) {
+			return true
+		}
+	}
+}
+
+// stopSearching uncounts a searcher. A searcher that found work and was the
+// last one wakes another, since pushers that saw it searching woke nobody and
+// there may be more work behind the job it took.
+func (p *Pool) stopSearching(found bool) {
+	s := p.idle.Add(-1)
+	if found && uint32(s) == 0 && s>>32 != 0 {
+		p.wakeOne()
+	}
+}
+
+// hasWork reports whether any job is in sight: in the injection queue or in any
+// worker's or seat's deque. Any goroutine.
+func (p *Pool) hasWork() bool {
+	if p.inject.len() > 0 {
+		return true
+	}
+	for _, v := range *p.table.Load() {
+		if !v.stl.IsEmpty() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,106 @@
+package sched
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// counters are a worker's event counts, kept in plain fields by the owner so
+// that counting costs nothing on the hot path, and copied to the padded atomic
+// stats whenever the worker runs out of work, parks or ends a call.
+type counters struct {
+	tasks       uint64 // jobs run that another worker or a thief handed over
+	inline      uint64 // forks whose second half the forking worker ran itself
+	stealTries  uint64
+	steals      uint64
+	injectedRun uint64
+	parks       uint64
+}
+
+// stats is the published copy of a worker's counters, on a cache line of its
+// own so that a reader never slows the owner down.
+type stats struct {
+	_           [64]byte
+	tasks       atomic.Uint64
+	inline      atomic.Uint64
+	stealTries  atomic.Uint64
+	steals      atomic.Uint64
+	injectedRun atomic.Uint64
+	parks       atomic.Uint64
+	busyNanos   atomic.Uint64 // written by the owner at the end of each busy spell
+	_           [64]byte
+}
+
+// publish copies the owner's counters to the readable stats. Owner only.
+func (w *Worker) publish() {
+	l := &w.local
+	w.pub.tasks.Store(l.tasks) // each store hands one count to Stats
+	w.pub.inline.Store(l.inline)
+	w.pub.stealTries.Store(l.stealTries)
+	w.pub.steals.Store(l.steals)
+	w.pub.injectedRun.Store(l.injectedRun)
+	w.pub.parks.Store(l.parks)
+}
+
+// WorkerStats are one worker's counts since its pool started.
+type WorkerStats struct {
+	Tasks      uint64        // tasks it ran that were stolen, injected or handed over
+	Inline     uint64        // forks whose second half it took back and ran itself
+	StealTries uint64        // looks into another deque
+	Steals     uint64        // looks that took a task
+	Injected   uint64        // tasks it took from the injection queue
+	Parks      uint64        // times it went to sleep
+	Busy       time.Duration // time spent running tasks
+}
+
+// Stats is a snapshot of a pool's counters. A worker publishes its counts when
+// it runs out of work, so a snapshot taken while the pool is busy lags; one
+// taken when the pool is idle is exact.
+type Stats struct {
+	Workers   []WorkerStats // the pool's own workers
+	Callers   WorkerStats   // all seats together: the goroutines that made calls
+	Submitted uint64        // jobs pushed on the injection queue
+	Uptime    time.Duration // since the pool started
+}
+
+func (t *WorkerStats) add(w WorkerStats) {
+	t.Tasks += w.Tasks
+	t.Inline += w.Inline
+	t.StealTries += w.StealTries
+	t.Steals += w.Steals
+	t.Injected += w.Injected
+	t.Parks += w.Parks
+	t.Busy += w.Busy
+}
+
+// Stats returns a snapshot of p's counters. Any goroutine.
+func (p *Pool) Stats() Stats {
+	now := p.now()
+	s := Stats{Workers: make([]WorkerStats, p.n), Uptime: time.Duration(now)}
+	for _, w := range *p.table.Load() {
+		ws := w.snapshot(now)
+		if w.isPool {
+			s.Workers[w.index] = ws
+		} else {
+			s.Callers.add(ws)
+		}
+	}
+	s.Submitted = p.inject.pushed.Load()
+	return s
+}
+
+func (w *Worker) snapshot(now int64) WorkerStats {
+	busy := w.pub.busyNanos.Load()
+	if since := w.busySince.Load(); since != 0 && now > since {
+		busy += uint64(now - since) // the spell in progress
+	}
+	return WorkerStats{
+		Tasks:      w.pub.tasks.Load(),
+		Inline:     w.pub.inline.Load(),
+		StealTries: w.pub.stealTries.Load(),
+		Steals:     w.pub.steals.Load(),
+		Injected:   w.pub.injectedRun.Load(),
+		Parks:      w.pub.parks.Load(),
+		Busy:       time.Duration(busy),
+	}
+}

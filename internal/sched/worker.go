@@ -1,0 +1,259 @@
+package sched
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftgo/weft/internal/deque"
+)
+
+// searchRounds is how many fruitless rounds over every victim a worker makes,
+// yielding between rounds, before it parks. About 10 µs on the machines we
+// measure; long enough to catch the next split of a busy call, short enough
+// that an idle pool goes quiet at once.
+const searchRounds = 32
+
+// Worker is one participant of a pool: a deque, and the goroutine that owns
+// it. A pool has two kinds: its own workers, each running the scheduling loop
+// on a goroutine of the pool, and seats, which a goroutine outside the pool
+// borrows for the length of one top-level call so that it works on its own call
+// (see Pool.Run). Both kinds steal from each other alike.
+//
+// Methods are for the goroutine that currently owns the worker unless a method
+// says otherwise. The handle travels down the recursion explicitly because Go
+// has no goroutine-local storage.
+type Worker struct {
+	// Set before the worker is published in the pool's table; read-only after.
+	pool   *Pool
+	index  int  // position in the pool's table
+	isPool bool // one of the pool's own workers, not a seat
+	dq     deque.Worker[Job]
+	stl    deque.Stealer[Job]
+	wake   chan wakeReason // one token per successful unpark
+
+	// asleep is true while the worker is parked or about to park; whoever
+	// moves it from true to false owns the single wake-up token.
+	asleep atomic.Bool
+
+	// Owner only.
+	rng   uint64
+	local counters // published to pub at transitions
+	cache typeCache
+	next  *Worker // the pool's free seat list, under the pool's lock
+
+	pub       stats
+	busySince atomic.Int64 // ns since the pool's epoch when the current busy spell began; 0 when idle
+}
+
+func newWorker(p *Pool, index int, isPool bool) *Worker {
+	dq := deque.New[Job]()
+	return &Worker{
+		pool:   p,
+		index:  index,
+		isPool: isPool,
+		dq:     dq,
+		stl:    dq.Stealer(),
+		wake:   make(chan wakeReason, 1),
+		rng:    uint64(index)*0x9E3779B97F4A7C15 | 1,
+	}
+}
+
+// Pool returns the pool w belongs to. Any goroutine.
+func (w *Worker) Pool() *Pool { return w.pool }
+
+// Index returns w's position among the pool's workers and seats. Any goroutine.
+func (w *Worker) Index() int { return w.index }
+
+// random returns the next value of the worker's xorshift64* generator.
+func (w *Worker) random() uint64 {
+	x := w.rng
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	w.rng = x
+	return x * 0x2545F4914F6CDD1D
+}
+
+// Push makes j available to thieves and wakes a sleeping worker if none is
+// searching.
+func (w *Worker) Push(j *Job) {
+	w.dq.Push(j)
+	w.pool.notify()
+}
+
+// Pop takes the most recently pushed job back, or returns nil if thieves took it.
+func (w *Worker) Pop() *Job { return w.dq.Pop() }
+
+// loop is the body of a pool worker's goroutine.
+func (w *Worker) loop() {
+	p := w.pool
+	normal := false
+	defer func() {
+		if !normal {
+			// A task called runtime.Goexit and execute has already reported it
+			// to the task's owner; carry on as a fresh goroutine.
+			w.endBusy()
+			go w.loop()
+			return
+		}
+		w.publish()
+		p.wg.Done()
+	}()
+	searching := false
+	for {
+		j := w.dq.Pop()
+		if j == nil {
+			j, searching = w.findWork(searching)
+			if j == nil {
+				break // the pool is closed and there is nothing left to do
+			}
+		}
+		w.execute(j)
+	}
+	normal = true
+}
+
+// findWork looks for a job once the worker's own deque is empty: the injection
+// queue, then random victims, for a bounded number of rounds; then it parks
+// until woken. It returns nil only when the pool is closed and no work is left
+// in sight. searching says whether the worker is counted as a searcher; the
+// result says the same on return. Pool workers only.
+func (w *Worker) findWork(searching bool) (*Job, bool) {
+	p := w.pool
+	w.endBusy()
+	w.publish()
+	for {
+		if !searching {
+			searching = p.startSearching()
+		}
+		if searching {
+			for r := 0; r < searchRounds; r++ {
+				if j := w.stealAny(); j != nil {
+					p.stopSearching(true)
+					w.beginBusy()
+					return j, false
+				}
+				runtime.Gosched()
+			}
+			p.stopSearching(false)
+			searching = false
+		} else if j := w.stealAny(); j != nil {
+			// Too many searchers to join them, but one look is free.
+			w.beginBusy()
+			return j, false
+		} else {
+			runtime.Gosched()
+		}
+		switch w.park(p.hasWork) {
+		case wakeWork:
+			searching = true // counted by the waker
+		case wakeClose, wakeNone:
+			if p.closed.Load() && !p.hasWork() {
+				return nil, false
+			}
+		}
+	}
+}
+
+// stealAny takes a job from the injection queue or from a random victim, or
+// returns nil after one round over every victim found nothing.
+func (w *Worker) stealAny() *Job {
+	p := w.pool
+	if j := p.inject.pop(); j != nil {
+		w.local.injectedRun++
+		return j
+	}
+	victims := *p.table.Load() // the table only grows; a stale copy misses new seats for one round
+	n := len(victims)
+	start := int(w.random() % uint64(n))
+	for i := 0; i < n; i++ {
+		k := start + i
+		if k >= n {
+			k -= n
+		}
+		v := victims[k]
+		if v == w {
+			continue
+		}
+		for {
+			w.local.stealTries++
+			j, st := v.stl.Steal()
+			if st == deque.Success {
+				w.local.steals++
+				return j
+			}
+			if st == deque.Empty {
+				break
+			}
+			// Retry: someone else won the race for that element; more may remain.
+		}
+	}
+	return nil
+}
+
+// Wait runs other work until j is done: the worker's own deque, then the
+// injection queue and other workers' deques; with nothing to do it parks until
+// j's runner or new work wakes it. Owner of j only.
+func (w *Worker) Wait(j *Job) {
+	if j.done.Load() { // the runner's store of done hands over its writes
+		return
+	}
+	p := w.pool
+	w.endBusy()
+	defer w.beginBusy()
+	searching := false
+	for {
+		for r := 0; r < searchRounds; r++ {
+			x := w.dq.Pop()
+			if x == nil {
+				x = w.stealAny()
+			}
+			if x != nil {
+				if searching {
+					p.stopSearching(true)
+					searching = false
+				}
+				w.beginBusy()
+				w.execute(x)
+				w.endBusy()
+				r = 0
+			}
+			if j.done.Load() {
+				if searching {
+					p.stopSearching(false)
+				}
+				return
+			}
+			runtime.Gosched()
+		}
+		if searching {
+			p.stopSearching(false)
+			searching = false
+		}
+		w.publish()
+		reason := w.park(func() bool {
+			return j.done.Load() || (w.isPool && p.hasWork())
+		})
+		if reason == wakeWork {
+			searching = true // counted by the waker
+		}
+	}
+}
+
+// beginBusy and endBusy bracket the time a worker runs tasks.
+func (w *Worker) beginBusy() {
+	if w.busySince.Load() == 0 { // owner's own write
+		w.busySince.Store(w.pool.now()) // read by Stats on any goroutine
+	}
+}
+
+func (w *Worker) endBusy() {
+	if since := w.busySince.Load(); since != 0 {
+		w.pub.busyNanos.Add(uint64(w.pool.now() - since)) // read by Stats
+		w.busySince.Store(0)
+	}
+}
+
+// now returns nanoseconds since the pool started; never 0.
+func (p *Pool) now() int64 { return int64(time.Since(p.epoch)) + 1 }

@@ -1,0 +1,112 @@
+package par
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/weftgo/weft/internal/sched"
+)
+
+// Pool is a set of worker goroutines that run the tasks of the calls directed
+// at it with OnPool. Most programs need none: calls without OnPool use a shared
+// pool, started on first use with runtime.GOMAXPROCS(0) workers, that follows
+// GOMAXPROCS when it changes.
+type Pool struct {
+	p *sched.Pool
+}
+
+// PoolOption configures NewPool.
+type PoolOption struct {
+	workers int
+}
+
+// Workers sets the number of worker goroutines; the default is
+// runtime.GOMAXPROCS(0).
+func Workers(n int) PoolOption {
+	if n < 1 {
+		panic(fmt.Sprintf("par: Workers(%d): a pool needs at least 1 worker", n))
+	}
+	return PoolOption{workers: n}
+}
+
+// NewPool starts a pool. Its workers park when there is no work and use no CPU
+// while parked. Call Close when done with it.
+func NewPool(opts ...PoolOption) *Pool {
+	n := 0
+	for _, o := range opts {
+		if o.workers == 0 {
+			panic("par: zero PoolOption: build options with Workers")
+		}
+		n = o.workers
+	}
+	return &Pool{p: sched.New(n)}
+}
+
+// Close stops p's workers and returns once they have exited. Calls in progress
+// complete, their callers finishing their work themselves; calls made after
+// Close panic. Close must not be called from a task running on p. Calling it
+// again does nothing.
+func (p *Pool) Close() { p.p.Close() }
+
+// Workers returns the number of p's worker goroutines.
+func (p *Pool) Workers() int { return p.p.Workers() }
+
+func (p *Pool) String() string { return p.p.String() }
+
+// Stats returns a snapshot of p's counters. Workers publish their counts when
+// they run out of work, so a snapshot taken while p is busy lags behind;
+// one taken while it is idle is exact.
+func (p *Pool) Stats() Stats { return statsOf(p.p) }
+
+// DefaultStats returns the counters of the shared default pool.
+func DefaultStats() Stats { return statsOf(sched.Default()) }
+
+// Stats are a pool's counters since it started.
+type Stats struct {
+	Workers []WorkerStats // one per worker goroutine
+	// Callers sums the goroutines that made calls: each works on its own call
+	// while it waits, so it runs and steals tasks too.
+	Callers   WorkerStats
+	Submitted uint64        // tasks submitted from outside any call (the injection queue)
+	Uptime    time.Duration // since the pool started
+}
+
+// WorkerStats are one participant's counters.
+type WorkerStats struct {
+	Tasks      uint64        // tasks it ran that it did not fork itself (stolen or injected)
+	Inline     uint64        // forks whose other half it took back and ran itself
+	StealTries uint64        // looks into another worker's deque
+	Steals     uint64        // looks that took a task
+	Injected   uint64        // tasks it took from the injection queue
+	Parks      uint64        // times it went to sleep for want of work
+	Busy       time.Duration // time spent running tasks rather than looking for them
+}
+
+// Total sums the workers and the callers.
+func (s Stats) Total() WorkerStats {
+	t := s.Callers
+	for _, w := range s.Workers {
+		t.Tasks += w.Tasks
+		t.Inline += w.Inline
+		t.StealTries += w.StealTries
+		t.Steals += w.Steals
+		t.Injected += w.Injected
+		t.Parks += w.Parks
+		t.Busy += w.Busy
+	}
+	return t
+}
+
+func statsOf(p *sched.Pool) Stats {
+	s := p.Stats()
+	out := Stats{
+		Workers:   make([]WorkerStats, len(s.Workers)),
+		Callers:   WorkerStats(s.Callers),
+		Submitted: s.Submitted,
+		Uptime:    s.Uptime,
+	}
+	for i, w := range s.Workers {
+		out.Workers[i] = WorkerStats(w)
+	}
+	return out
+}
