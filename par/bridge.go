@@ -2,6 +2,7 @@ package par
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -17,8 +18,13 @@ import (
 type body[R any] struct {
 	leaf    func(lo, hi int) R
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
-	// stop is set when a leaf panics, so that leaves not yet started are
-	// skipped while the panic travels to the caller.
+	// fixedTree: the result must come from the same tree of combines whatever
+	// the timing, so the call must not start with a timed prefix.
+	fixedTree bool
+	// minSeq: with a fixed tree, lengths up to this run on the caller alone.
+	minSeq int
+	// stop is set when a leaf panics, or by a leaf that settles the call's
+	// result early, so that leaves not yet started are skipped.
 	stop atomic.Bool
 }
 
@@ -75,12 +81,54 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	return b.combine(left, right)
 }
 
-// run reduces [0, n) on the call's pool; the caller has handled the lengths not
-// worth a task.
+// seqBudget is how long a call works alone on a prefix of its range before
+// it involves the pool. A call that finishes within it never touches the pool
+// and costs what the plain loop costs; a longer one has done at most about
+// this much work (plus one chunk) before the rest runs in parallel. It is a few
+// times the cost of waking a parked worker, below which parallelism cannot pay.
+const seqBudget = 20 * time.Microsecond
+
+// seqGrowth is the factor by which the prefix chunks grow: the clock is read
+// once per chunk, so log8(n) times.
+const seqGrowth = 8
+
+// run reduces [0, n) for a call: first alone on a growing prefix while that
+// stays within seqBudget, then on the call's pool. With a fixed grain, or for
+// a body whose result must not depend on where the prefix ends (deterministic
+// float sums), it goes to the pool at once when n exceeds minSeq.
 func run[R any](c *config, n int, b *body[R]) R {
+	if c.grain > 0 || b.fixedTree {
+		if n <= b.minSeq || n <= c.grain {
+			return b.fold(0, n)
+		}
+		return parallel(c, 0, n, b)
+	}
+	start := time.Now()
+	hi := min(n, 1)
+	acc := b.fold(0, hi)
+	for k := seqGrowth; hi < n; k *= seqGrowth {
+		if time.Since(start) > seqBudget || b.stop.Load() {
+			rest := parallel(c, hi, n, b)
+			if b.combine == nil {
+				return acc
+			}
+			return b.combine(acc, rest)
+		}
+		lo := hi
+		hi = min(n, lo+k)
+		r := b.fold(lo, hi)
+		if b.combine != nil {
+			acc = b.combine(acc, r)
+		}
+	}
+	return acc
+}
+
+// parallel reduces [lo, hi) on the call's pool.
+func parallel[R any](c *config, lo, hi int, b *body[R]) R {
 	var r R
 	c.run(func(w *sched.Worker) {
-		r = reduce(w, 0, n, c.splitter(w.Pool().Workers()), false, b)
+		r = reduce(w, lo, hi, c.splitter(w.Pool().Workers()), false, b)
 	})
 	return r
 }

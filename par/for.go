@@ -14,10 +14,7 @@ func For(n int, f func(i int), opts ...Option) {
 	if n < 0 {
 		panic(fmt.Sprintf("par: For: n = %d, want n >= 0", n))
 	}
-	if n <= 1 {
-		if n == 1 {
-			f(0)
-		}
+	if n == 0 {
 		return
 	}
 	c := configure(opts)
@@ -25,6 +22,27 @@ func For(n int, f func(i int), opts ...Option) {
 		for i := lo; i < hi; i++ {
 			f(i)
 		}
+		return struct{}{}
+	}})
+}
+
+// ForRange calls f(lo, hi) on pieces [lo, hi) that together cover [0, n)
+// exactly once, in parallel, and returns when every call has returned. It is
+// For for loop bodies that want a whole piece at a time: to keep state across
+// the elements of a piece, or to let the compiler see a plain loop.
+func ForRange(n int, f func(lo, hi int), opts ...Option) {
+	if f == nil {
+		panic("par: ForRange: f is nil")
+	}
+	if n < 0 {
+		panic(fmt.Sprintf("par: ForRange: n = %d, want n >= 0", n))
+	}
+	if n == 0 {
+		return
+	}
+	c := configure(opts)
+	run(&c, n, &body[struct{}]{leaf: func(lo, hi int) struct{} {
+		f(lo, hi)
 		return struct{}{}
 	}})
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package deque_test
+
+const raceEnabled = false

@@ -1,0 +1,110 @@
+package par
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// findCheck is how many elements a leaf examines between looks at whether an
+// earlier match has settled the call.
+const findCheck = 256
+
+// FindIndex returns the index of the first element of s, in order, for which
+// pred is true, or -1 if there is none. Once a match is found, pieces after it
+// stop within a few hundred elements and pieces not started are skipped; the
+// pieces before it still run, since one of them may hold an earlier match.
+func FindIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
+	if pred == nil {
+		panic("par: FindIndex: pred is nil")
+	}
+	return findFirst(len(s), func(i int) bool { return pred(s[i]) }, opts)
+}
+
+// Find returns the first element of s, in order, for which pred is true, and
+// true; or the zero value and false if there is none. It stops early as
+// FindIndex does.
+func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
+	if pred == nil {
+		panic("par: Find: pred is nil")
+	}
+	i := findFirst(len(s), func(i int) bool { return pred(s[i]) }, opts)
+	if i < 0 {
+		var zero E
+		return zero, false
+	}
+	return s[i], true
+}
+
+// findFirst returns the least i in [0, n) with match(i), or -1.
+func findFirst(n int, match func(i int) bool, opts []Option) int {
+	if n == 0 {
+		return -1
+	}
+	var best atomic.Int64 // the least matching index found so far
+	best.Store(math.MaxInt64)
+	c := configure(opts)
+	run(&c, n, &body[struct{}]{leaf: func(lo, hi int) struct{} {
+		for i := lo; i < hi; i++ {
+			if (i-lo)%findCheck == 0 && int64(i) > best.Load() { // an earlier match settles it
+				break
+			}
+			if match(i) {
+				for { // lower best to i unless a smaller index is already there
+					b := best.Load()
+					if int64(i) >= b || best.CompareAndSwap(b, int64(i)) {
+						break
+					}
+				}
+				break
+			}
+		}
+		return struct{}{}
+	}})
+	if b := best.Load(); b != math.MaxInt64 { // every leaf's CAS happens before run returns
+		return int(b)
+	}
+	return -1
+}
+
+// Any reports whether pred is true for some element of s. It stops as soon as
+// one is found: running leaves within a few hundred elements, the rest at once.
+func Any[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
+	if pred == nil {
+		panic("par: Any: pred is nil")
+	}
+	return anyMatch(len(s), func(i int) bool { return pred(s[i]) }, opts)
+}
+
+// All reports whether pred is true for every element of s (true for an empty
+// s). It stops as soon as an element fails pred, as Any stops.
+func All[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
+	if pred == nil {
+		panic("par: All: pred is nil")
+	}
+	return !anyMatch(len(s), func(i int) bool { return !pred(s[i]) }, opts)
+}
+
+// anyMatch reports whether match(i) holds for some i in [0, n).
+func anyMatch(n int, match func(i int) bool, opts []Option) bool {
+	if n == 0 {
+		return false
+	}
+	var found atomic.Bool
+	c := configure(opts)
+	b := &body[struct{}]{}
+	b.leaf = func(lo, hi int) struct{} {
+		for i := lo; i < hi; i++ {
+			if (i-lo)%findCheck == 0 && found.Load() {
+				break
+			}
+			if match(i) {
+				found.Store(true) // read after run returns, and by other leaves to stop early
+				b.stop.Store(true)
+				break
+			}
+		}
+		return struct{}{}
+	}
+	run(&c, n, b)
+	return found.Load()
+}

@@ -1,0 +1,71 @@
+package par
+
+import "cmp"
+
+// Min returns the minimal value in s, as slices.Min does: it panics if s is
+// empty, and for floating-point numbers a NaN anywhere makes the result NaN.
+// The built-in min combines the pieces, which is associative and commutative,
+// so the result is exactly that of slices.Min.
+func Min[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
+	if len(s) == 0 {
+		panic("par.Min: empty list")
+	}
+	return MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return min(a, b) }, opts...)
+}
+
+// Max returns the maximal value in s, as slices.Max does: it panics if s is
+// empty, and for floating-point numbers a NaN anywhere makes the result NaN.
+func Max[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
+	if len(s) == 0 {
+		panic("par.Max: empty list")
+	}
+	return MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return max(a, b) }, opts...)
+}
+
+// MinFunc returns the minimal value in s according to cmp, as slices.MinFunc
+// does: if several are minimal, the first one; it panics if s is empty.
+func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
+	if cmp == nil {
+		panic("par: MinFunc: cmp is nil")
+	}
+	if len(s) == 0 {
+		panic("par.MinFunc: empty list")
+	}
+	return pick(s, func(best, e E) bool { return cmp(e, best) < 0 }, opts)
+}
+
+// MaxFunc returns the maximal value in s according to cmp, as slices.MaxFunc
+// does: if several are maximal, the first one; it panics if s is empty.
+func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
+	if cmp == nil {
+		panic("par: MaxFunc: cmp is nil")
+	}
+	if len(s) == 0 {
+		panic("par.MaxFunc: empty list")
+	}
+	return pick(s, func(best, e E) bool { return cmp(e, best) > 0 }, opts)
+}
+
+// pick returns the element that wins a left-to-right tournament in which a
+// later element replaces the best so far only if better(best, e): the first of
+// the best ones. Pieces combine the same way, left before right.
+func pick[S ~[]E, E any](s S, better func(best, e E) bool, opts []Option) E {
+	c := configure(opts)
+	return run(&c, len(s), &body[E]{
+		leaf: func(lo, hi int) E {
+			m := s[lo]
+			for _, e := range s[lo+1 : hi] {
+				if better(m, e) {
+					m = e
+				}
+			}
+			return m
+		},
+		combine: func(l, r E) E {
+			if better(l, r) {
+				return r
+			}
+			return l
+		},
+	})
+}

@@ -1,0 +1,163 @@
+package par
+
+// Map returns a new slice holding f(e) for every element e of s, in order.
+// f runs in parallel; writes made by f happen before Map returns. Besides the
+// result, a call allocates a few small records per worker at most.
+func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
+	if f == nil {
+		panic("par: Map: f is nil")
+	}
+	out := make([]R, len(s))
+	ForRange(len(s), func(lo, hi int) {
+		for i, e := range s[lo:hi] {
+			out[lo+i] = f(e)
+		}
+	}, opts...)
+	return out
+}
+
+// ForEach calls f for every element of s, in parallel, and returns when every
+// call has returned. Writes made by f happen before ForEach returns.
+func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
+	if f == nil {
+		panic("par: ForEach: f is nil")
+	}
+	ForRange(len(s), func(lo, hi int) {
+		for _, e := range s[lo:hi] {
+			f(e)
+		}
+	}, opts...)
+}
+
+// Reduce combines the elements of s with op, in parallel. op must be
+// associative and identity must be its identity element (op(identity, x) ==
+// x): the elements are grouped in a tree whose shape depends on timing, and
+// identity starts every group. The order of the elements is kept, so op need
+// not be commutative. An empty s gives identity.
+func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
+	if op == nil {
+		panic("par: Reduce: op is nil")
+	}
+	return MapReduce(s, func(e E) E { return e }, identity, op, opts...)
+}
+
+// MapReduce returns the reduction with op of f(e) for every element e of s:
+// Reduce(Map(s, f), identity, op) without the intermediate slice. op must be
+// associative with identity as its identity element (see Reduce).
+func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, opts ...Option) R {
+	if f == nil {
+		panic("par: MapReduce: f is nil")
+	}
+	if op == nil {
+		panic("par: MapReduce: op is nil")
+	}
+	if len(s) == 0 {
+		return identity
+	}
+	c := configure(opts)
+	return run(&c, len(s), &body[R]{
+		leaf: func(lo, hi int) R {
+			acc := identity
+			for _, e := range s[lo:hi] {
+				acc = op(acc, f(e))
+			}
+			return acc
+		},
+		combine: op,
+	})
+}
+
+// Count returns the number of elements of s for which pred is true.
+func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
+	if pred == nil {
+		panic("par: Count: pred is nil")
+	}
+	if len(s) == 0 {
+		return 0
+	}
+	c := configure(opts)
+	return run(&c, len(s), &body[int]{
+		leaf: func(lo, hi int) int {
+			n := 0
+			for _, e := range s[lo:hi] {
+				if pred(e) {
+					n++
+				}
+			}
+			return n
+		},
+		combine: func(a, b int) int { return a + b },
+	})
+}
+
+// Filter returns a new slice holding the elements of s for which keep is
+// true, in their order in s. keep runs in parallel. Each piece of the range
+// collects what it keeps in a slice of its own; the pieces are then copied
+// into the result, so the extra memory is about one copy of the result.
+func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
+	if keep == nil {
+		panic("par: Filter: keep is nil")
+	}
+	if len(s) == 0 {
+		return S{}
+	}
+	c := configure(opts)
+	l := run(&c, len(s), &body[chunks[E]]{
+		leaf: func(lo, hi int) chunks[E] {
+			var kept []E
+			for _, e := range s[lo:hi] {
+				if keep(e) {
+					kept = append(kept, e)
+				}
+			}
+			return oneChunk(kept)
+		},
+		combine: appendChunks[E],
+	})
+	return S(l.flatten())
+}
+
+// chunks is an ordered list of slices, joined in O(1).
+type chunks[E any] struct {
+	head, tail *chunk[E]
+	n          int
+}
+
+type chunk[E any] struct {
+	items []E
+	next  *chunk[E]
+}
+
+func oneChunk[E any](items []E) chunks[E] {
+	if len(items) == 0 {
+		return chunks[E]{}
+	}
+	c := &chunk[E]{items: items}
+	return chunks[E]{head: c, tail: c, n: len(items)}
+}
+
+func appendChunks[E any](a, b chunks[E]) chunks[E] {
+	if a.head == nil {
+		return b
+	}
+	if b.head == nil {
+		return a
+	}
+	a.tail.next = b.head
+	return chunks[E]{head: a.head, tail: b.tail, n: a.n + b.n}
+}
+
+// flatten returns the items in order, reusing the only chunk if there is one.
+func (l chunks[E]) flatten() []E {
+	if l.head == nil {
+		return []E{}
+	}
+	if l.head == l.tail {
+		return l.head.items
+	}
+	out := make([]E, 0, l.n)
+	for c := l.head; c != nil; c = c.next {
+		out = append(out, c.items...)
+	}
+	return out
+}
