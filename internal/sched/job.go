@@ -71,7 +71,7 @@ func (w *Worker) execute(j *Job) {
 			return
 		}
 		if r := recover(); r != nil {
-			j.panic = &Panic{Value: r, Stack: debug.Stack()}
+			j.panic = newPanic(r)
 		} else {
 			j.panic = &Panic{Goexit: true} // unwinding continues after this function
 		}
@@ -83,13 +83,20 @@ func (w *Worker) execute(j *Job) {
 }
 
 // complete marks j done and wakes its owner if the owner sleeps waiting.
-func (w *Worker) complete(j *Job) {
+func (w *Worker) complete(j *Job) { finish(w, j) }
+
+// finish marks j done, on behalf of worker by (nil if none), and wakes j's
+// owner if it sleeps waiting. j must not be touched after: its owner may
+// reuse it at once.
+func finish(by *Worker, j *Job) {
 	owner := j.owner
 	j.done.Store(true) // hands every write of the job, and j.panic, to the owner
-	if owner != nil && owner != w {
+	if owner != nil && owner != by {
 		owner.unpark(wakeLatch) // loads owner.asleep after the store above: no lost wake-up
 	}
 }
+
+func newPanic(v any) *Panic { return &Panic{Value: v, Stack: debug.Stack()} }
 
 // freeList is a worker's cache of finished jobs of one type. Owner only.
 type freeList struct {
