@@ -101,20 +101,31 @@ func newPanic(v any) *Panic { return &Panic{Value: v, Stack: debug.Stack()} }
 // freeList is a worker's cache of finished jobs of one type. Owner only.
 type freeList struct {
 	head *Job
+	n    int
 }
+
+// maxFree bounds a free list: forks free what they allocate, so a list holds
+// about the recursion depth; only a worker that runs more detached tasks than
+// it makes would otherwise hoard them.
+const maxFree = 256
 
 func (f *freeList) pop() *Job {
 	j := f.head
 	if j != nil {
 		f.head = j.next
 		j.next = nil
+		f.n--
 	}
 	return j
 }
 
 func (f *freeList) push(j *Job) {
+	if f.n >= maxFree {
+		return
+	}
 	j.next = f.head
 	f.head = j
+	f.n++
 }
 
 // Owner returns the worker that forked j. Any goroutine that holds j.
