@@ -1,5 +1,7 @@
 package sched
 
+import "sync/atomic"
+
 // The sleep protocol: how workers park and are woken without losing a wake-up.
 // README.md beside this file gives the argument in full.
 //
@@ -24,6 +26,10 @@ const (
 
 const sleeperOne = 1 << 32
 
+// parkHook, when set by a test, runs between marking a worker asleep and its
+// last look for work: the narrowest window for a lost wake-up.
+var parkHook atomic.Pointer[func(w *Worker)]
+
 // park marks w asleep, gives recheck a last look, and blocks until unparked.
 // recheck must look at everything whose change comes with an unpark of w (new
 // work for pool workers, the awaited job's latch): because w is marked asleep
@@ -35,6 +41,9 @@ func (w *Worker) park(recheck func() bool) wakeReason {
 	if w.isPool {
 		p.idle.Add(sleeperOne) // before recheck, so a pusher that misses our recheck sees us
 		w.local.parks++
+	}
+	if h := parkHook.Load(); h != nil { // tests only
+		(*h)(w)
 	}
 	if recheck() || (w.isPool && p.closed.Load()) {
 		if w.asleep.CompareAndSwap(true, false) { // nobody unparked us: take the mark back
