@@ -67,13 +67,18 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	mid := lo + (hi-lo)/2
 	j := sched.Alloc[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
-	j.Init(w, runRangeJob[R])
+	if !j.HasRun() {
+		j.Init(w, runRangeJob[R])
+	} else {
+		j.Init(w, nil)
+	}
 	var left R
 	if w.Fork(&j.Job, func(w *sched.Worker) { left = reduce(w, lo, mid, sp, false, b) }) {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	right := j.res
-	*j = rangeJob[R]{}
+	var zero R
+	j.b, j.res = nil, zero // drop references before the record is reused
 	sched.Free(w, j)
 	if b.combine == nil {
 		return left

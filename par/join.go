@@ -109,13 +109,19 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	sw := w.sched()
 	j := sched.Alloc[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b
-	j.Init(sw, runJoin2[B, RB])
+	if !j.HasRun() {
+		j.Init(sw, runJoin2[B, RB])
+	} else {
+		j.Init(sw, nil)
+	}
 	var ra RA
 	if sw.Fork(&j.Job, func(sw *sched.Worker) { ra = fa(handle(sw), a) }) {
 		j.rb = fb(w, b)
 	}
 	rb := j.rb
-	*j = join2Job[B, RB]{} // drop references before the record is reused
+	var zb B
+	var zrb RB
+	j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
 	sched.Free(sw, j)
 	return ra, rb
 }

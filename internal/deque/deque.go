@@ -131,8 +131,9 @@ func (w Worker[T]) Pop() *T {
 	}
 	x := a.at(b).Load() // written by our own Push
 	if t < b {
-		// More than one element: no thief can reach position b.
-		a.at(b).Store(nil) // drop the reference; no thief reads position b now
+		// More than one element: no thief can reach position b. The slot
+		// keeps its pointer until overwritten, which saves a fence here;
+		// callers that care about retention clear what the element holds.
 		return x
 	}
 	// Last element: race the thieves for it through top.
@@ -141,7 +142,6 @@ func (w Worker[T]) Pop() *T {
 	if !won {
 		return nil
 	}
-	a.at(b).Store(nil) // we own position b; thieves that read it will fail their CAS
 	return x
 }
 

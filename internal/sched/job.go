@@ -27,13 +27,21 @@ type Job struct {
 }
 
 // Init prepares j to run fn with owner waiting for it. Owner only, before the
-// job is pushed.
+// job is pushed. A nil fn keeps the function of a reused record: a generic job
+// type should set it only on a fresh record (see HasRun), because making the
+// func value of a generic function's instantiation allocates.
 func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
-	j.run = fn
+	if fn != nil {
+		j.run = fn
+	}
 	j.owner = owner
 	j.panic = nil
-	j.done.Store(false) // published to thieves by the push that follows
+	// done is false: fresh records are zero, and whoever saw a record done
+	// resets it before reuse (see Wait), which keeps a fence off the fork path.
 }
+
+// HasRun reports whether j has a function, from an earlier Init. Owner only.
+func (j *Job) HasRun() bool { return j.run != nil }
 
 // Done reports whether the job has finished. Any goroutine.
 func (j *Job) Done() bool { return j.done.Load() }

@@ -48,11 +48,11 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 		}
 	}()
 	a(w)
+	ok = true // from here j is taken back or waited for by Sync itself
 	inline = w.Sync(j)
 	if inline {
 		w.local.inline++
 	}
-	ok = true
 	return inline
 }
 

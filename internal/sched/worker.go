@@ -197,12 +197,19 @@ func (w *Worker) stealAny() *Job {
 // j's runner or new work wakes it. Owner of j only.
 func (w *Worker) Wait(j *Job) {
 	if j.done.Load() { // the runner's store of done hands over its writes
+		j.done.Store(false) // ready for reuse: nobody else touches j now
 		return
 	}
 	p := w.pool
 	w.endBusy()
-	defer w.beginBusy()
 	searching := false
+	defer func() {
+		// Also on a panic or Goexit of a task run here: leave no searcher counted.
+		if searching {
+			p.stopSearching(false)
+		}
+		w.beginBusy()
+	}()
 	for {
 		for r := 0; r < searchRounds; r++ {
 			x := w.dq.Pop()
@@ -220,9 +227,7 @@ func (w *Worker) Wait(j *Job) {
 				r = 0
 			}
 			if j.done.Load() {
-				if searching {
-					p.stopSearching(false)
-				}
+				j.done.Store(false) // ready for reuse: nobody else touches j now
 				return
 			}
 			runtime.Gosched()
