@@ -1,0 +1,21 @@
+// Package sched is weft's work-stealing pool.
+//
+// A Pool has N workers, each a goroutine with a Chase-Lev deque (package
+// deque), and any number of seats: worker handles that a goroutine outside the
+// pool borrows for the length of one top-level call (Pool.Run), so that the
+// caller works on its own call instead of blocking. Workers and seats steal
+// from one another alike. A worker looks for work in its own deque first,
+// then in the injection queue (Pool.Spawn, Spawner.Go), then in random
+// victims; after a bounded number of fruitless rounds it parks. The parking
+// protocol, which never loses a wake-up and keeps at most about half the
+// workers searching, is written up in README.md beside this file.
+//
+// A fork (Worker.Fork, Worker.Join) pushes one half as a Job and runs the
+// other; it then pops the job back and runs it inline, or, if a thief took
+// it, runs other work until the thief is done (Worker.Wait). Job records come
+// from a per-worker cache (Alloc, Free), so a fork allocates nothing.
+//
+// Every function says who may call it: "owner only" means the goroutine that
+// currently holds the worker (the pool's goroutine for a worker, the caller of
+// Run for a seat); "any goroutine" means what it says.
+package sched

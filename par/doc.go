@@ -1,0 +1,69 @@
+// Package par turns a sequential loop over a slice, a range or an iter.Seq
+// into a parallel one with one call, on a work-stealing pool.
+//
+// A call such as Map(xs, f) describes a range of work that can be cut in two.
+// The goroutine that makes the call works on the range itself: it first runs
+// a short prefix alone, and if the work is not done within about 20 µs it
+// cuts the rest in halves, pushes one half on its own deque and works on the
+// other. Idle workers steal the oldest, largest halves. A half that is stolen
+// keeps cutting itself while there are idle workers to feed (thief-splitting,
+// see package split), so a balanced loop is cut into a few pieces per worker
+// and an unbalanced one into as many as it takes to keep every core busy. The
+// calling goroutine never blocks while its call has work left: while it waits
+// for a stolen half, it steals and runs other tasks.
+//
+// # Ordering
+//
+// Results keep the order of the input: Map, Filter and the Seq functions
+// yield in input order, Find and FindIndex return the first match in order,
+// MinFunc and MaxFunc the first of equals, and Reduce combines neighbours
+// left to right, so its op needs to be associative but not commutative.
+// Writes made by the functions a call runs happen before the call returns.
+// Which goroutine runs which element, and in which order the elements are
+// visited, is not specified.
+//
+// # Panics
+//
+// A panic in a function passed to a call reaches the caller of the call with
+// its original value, after every task of the call that had started has
+// finished; tasks not yet started are skipped. The pool stays usable. When a
+// function calls runtime.Goexit (as testing.T.FailNow does), the goroutine
+// that made the call exits too, once the call's tasks have finished. Passing
+// a nil function panics at once with a message naming the parameter.
+//
+// # Grain
+//
+// No call needs tuning. Splitting follows demand, down to single elements when
+// the elements are few and costly; the timed prefix keeps calls on small or
+// cheap inputs off the pool, where they cost about what the plain loop costs.
+// WithGrain fixes the piece size for a call and WithMinLen bounds it from
+// below, for the rare loop whose elements are so cheap and numerous that the
+// adaptive pieces are too small, or so uneven that they are too large.
+//
+// # Cost
+//
+// A fork on the library's own split of a range, and Join2 with top-level
+// functions, allocate nothing: task records are reused from a per-worker
+// cache. Map allocates its result and a few small records per call. Calls
+// run from any goroutine, including from inside another call's function:
+// each top-level call borrows a worker handle (a seat) for its length,
+// which costs a lock and a few atomic operations. See the benchmarks in this
+// package and `go run ./bench` for measured figures.
+//
+// # Design notes
+//
+// Go has no goroutine-local storage, so a call cannot find out whether it runs
+// on a worker. Rather than keep a map from goroutine to worker (the goroutine
+// identity is not exposed, and reading it from runtime.Stack costs
+// microseconds), every top-level call brings its own participant: the calling
+// goroutine borrows a seat, with a deque that the pool's workers steal from,
+// and works on its own call. A nested call from inside a task does the same,
+// so nested and concurrent calls never deadlock and never leave a core idle
+// while the call waits. Code that recurses in parallel gets the handle
+// explicitly instead (Do, Worker.Join, Join2), which makes each fork a push
+// and a pop on the worker's own deque.
+//
+// Go methods cannot have type parameters, so everything generic is a free
+// function (Map, Join2), and the handle's methods are limited to what needs no
+// type parameter (Worker.Join).
+package par
