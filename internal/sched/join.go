@@ -61,7 +61,7 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 // the thief that took j, re-raises j's panic if it had one, and reports false.
 func (w *Worker) Sync(j *Job) bool {
 	for {
-		x := w.dq.Pop()
+		x := w.Pop()
 		if x == j {
 			return true
 		}
@@ -83,7 +83,7 @@ func (w *Worker) Sync(j *Job) bool {
 // in favour of the one in flight.
 func (w *Worker) Abandon(j *Job) {
 	for {
-		x := w.dq.Pop()
+		x := w.Pop()
 		if x == j {
 			return
 		}
