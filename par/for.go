@@ -46,3 +46,26 @@ func ForRange(n int, f func(lo, hi int), opts ...Option) {
 		return struct{}{}
 	}})
 }
+
+// ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the
+// result of the piece [lo, hi), and op combines the results of two adjacent
+// pieces, left then right. op must be associative; it need not be
+// commutative. identity is the result for n == 0; leaf is never called on an
+// empty piece. It is the range form of MapReduce, for folds that want a whole
+// piece at a time (a local accumulator, a buffer reused across the piece).
+func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left, right R) R, opts ...Option) R {
+	if leaf == nil {
+		panic("par: ReduceRange: leaf is nil")
+	}
+	if op == nil {
+		panic("par: ReduceRange: op is nil")
+	}
+	if n < 0 {
+		panic(fmt.Sprintf("par: ReduceRange: n = %d, want n >= 0", n))
+	}
+	if n == 0 {
+		return identity
+	}
+	c := configure(opts)
+	return run(&c, n, &body[R]{leaf: leaf, combine: op})
+}
