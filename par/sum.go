@@ -12,41 +12,47 @@ type Number interface {
 	constraints.Integer | constraints.Float
 }
 
-// sumBlock is the length of the runs that pairwise summation adds
-// sequentially, with four accumulators.
-const sumBlock = 128
-
 // Sum returns the sum of the elements of s; 0 if s is empty. Integer sums wrap
-// as Go arithmetic does. Float sums are deterministic: they are computed by
-// pairwise summation over a tree that depends only on len(s), never on timing
-// or the number of workers, so the same input gives a bit-identical result on
-// every run; pairwise summation is also more accurate than a sequential loop,
-// its error growing with log(len(s)) rather than len(s).
+// as Go arithmetic does. Float sums are deterministic: blocks of 128 elements
+// are added with four accumulators and the blocks are combined pairwise, over
+// a tree that depends only on len(s), never on timing or the number of workers
+// (see split.Pairwise), so the same input gives a bit-identical result on
+// every run. Pairwise summation is also more accurate than a sequential loop:
+// its error grows with log(len(s)) rather than len(s).
 func Sum[S ~[]E, E Number](s S, opts ...Option) E {
-	if len(s) == 0 {
+	blocks := split.Blocks(len(s))
+	if blocks == 0 {
 		return 0
 	}
 	c := configure(opts)
 	var zero E
-	return run(&c, len(s), &body[E]{
-		leaf:      func(lo, hi int) E { return pairwise(s[lo:hi]) },
-		combine:   func(a, b E) E { return a + b },
+	add := func(a, b E) E { return a + b }
+	return run(&c, blocks, &body[E]{
+		leaf: func(lo, hi int) E {
+			return split.Pairwise(lo, hi, func(b int) E {
+				blo, bhi := split.BlockRange(b, len(s))
+				return blockSum(s[blo:bhi])
+			}, add)
+		},
+		combine:   add,
 		fixedTree: true,
-		minSeq:    split.StreamLen(int(unsafe.Sizeof(zero))),
+		minSeq:    split.Blocks(split.StreamLen(int(unsafe.Sizeof(zero)))),
 	})
 }
 
-// pairwise sums s over the canonical tree: halves cut at len/2 down to
-// sumBlock, so that any piece the splitter makes is a node of the same tree.
+// pairwise sums s over the canonical tree of split.Pairwise, as Sum does on
+// one goroutine.
 func pairwise[E Number](s []E) E {
-	if len(s) <= sumBlock {
-		return blockSum(s)
+	if len(s) == 0 {
+		return 0
 	}
-	h := len(s) / 2
-	return pairwise(s[:h]) + pairwise(s[h:])
+	return split.Pairwise(0, split.Blocks(len(s)), func(b int) E {
+		lo, hi := split.BlockRange(b, len(s))
+		return blockSum(s[lo:hi])
+	}, func(a, b E) E { return a + b })
 }
 
-// blockSum adds up to sumBlock elements with four accumulators in a fixed
+// blockSum adds up to split.Block elements with four accumulators in a fixed
 // pattern, which is both faster than one (the additions overlap) and
 // deterministic.
 func blockSum[E Number](s []E) E {

@@ -1,0 +1,153 @@
+// Package pipe chains parallel adaptors over a slice or a range into one
+// fused pass: Map, then Filter, then Sum over ten million elements reads each
+// element once and makes no intermediate slice.
+//
+//	total := pipe.Sum(pipe.Map(pipe.From(xs), square).Filter(isEven))
+//
+// A Pipe describes the work; nothing runs until a terminal operation (Sum,
+// Collect, Count, Reduce, ForEach, Find, Any, All, Min, Max) is called. The
+// terminal cuts the source's index range as the par functions do (see package
+// par), and each piece runs every stage on its items in batches of up to 256,
+// so a stage costs one call of its function per item and no allocation per
+// item.
+//
+// Go methods cannot take type parameters, so the stages that keep the item
+// type are methods (Filter, and the terminals Collect, Count, Reduce, ForEach,
+// Find, Any, All), while those that change it, or need a constraint, are
+// functions (Map, Sum, Min, Max). Results keep the source's order.
+package pipe
+
+// batch is the most items a stage hands to the next one at a time: large
+// enough to amortize a call per batch, small enough to stay in L1.
+const batch = 256
+
+// Pipe is a parallel pipeline of items of type T, drawn from a source of
+// Len() positions. A Pipe is a value; stages return new Pipes and never
+// modify their input, so a Pipe may be used by several terminals.
+type Pipe[T any] struct {
+	n int
+	// oneToOne: every source position yields exactly one item (no Filter),
+	// so a collect can write each item in place.
+	oneToOne bool
+	// open makes a feeder for one piece of the range, with the buffers of
+	// every stage allocated once, so that feeding costs no allocation.
+	open func() feeder[T]
+}
+
+// A feeder calls sink with the items of the source positions [lo, hi), in
+// order, in batches: exactly one batch (maybe empty) per call of the
+// source's sink, which gets one batch per run of up to `batch` positions
+// aligned to multiples of batch. sink must not keep a batch after it returns.
+// A feeder belongs to one goroutine.
+type feeder[T any] func(lo, hi int, sink func([]T))
+
+// Len returns the number of source positions of p: its item count if no
+// Filter is among its stages, an upper bound otherwise.
+func (p Pipe[T]) Len() int { return p.n }
+
+// From returns the pipeline of the elements of s, in order. The stages read
+// s while a terminal runs; s must not be modified until it returns.
+func From[S ~[]E, E any](s S) Pipe[E] {
+	return Pipe[E]{n: len(s), oneToOne: true, open: func() feeder[E] {
+		return func(lo, hi int, sink func([]E)) {
+			for lo < hi {
+				next := min(hi, (lo/batch+1)*batch)
+				sink(s[lo:next])
+				lo = next
+			}
+		}
+	}}
+}
+
+// Range returns the pipeline of the integers lo, lo+1, ..., hi-1; empty if
+// hi <= lo.
+func Range(lo, hi int) Pipe[int] {
+	n := max(0, hi-lo)
+	return Pipe[int]{n: n, oneToOne: true, open: func() feeder[int] {
+		buf := make([]int, batch)
+		return func(a, b int, sink func([]int)) {
+			for a < b {
+				next := min(b, (a/batch+1)*batch)
+				k := next - a
+				for i := range k {
+					buf[i] = lo + a + i
+				}
+				sink(buf[:k])
+				a = next
+			}
+		}
+	}}
+}
+
+// Map returns the pipeline of f(x) for every item x of p, in order. f runs in
+// parallel; writes made by f happen before the terminal returns.
+func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
+	if f == nil {
+		panic("pipe: Map: f is nil")
+	}
+	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, open: func() feeder[R] {
+		up := p.open()
+		buf := make([]R, batch)
+		var sink func([]R)
+		each := func(xs []T) {
+			out := buf[:len(xs)]
+			for i, x := range xs {
+				out[i] = f(x)
+			}
+			sink(out)
+		}
+		return func(lo, hi int, s func([]R)) {
+			sink = s
+			up(lo, hi, each)
+		}
+	}}
+}
+
+// Filter returns the pipeline of the items x of p for which keep(x) is true,
+// in order.
+func (p Pipe[T]) Filter(keep func(T) bool) Pipe[T] {
+	if keep == nil {
+		panic("pipe: Filter: keep is nil")
+	}
+	return Pipe[T]{n: p.n, open: func() feeder[T] {
+		up := p.open()
+		buf := make([]T, batch)
+		var sink func([]T)
+		each := func(xs []T) {
+			m := 0
+			for _, x := range xs {
+				if keep(x) {
+					buf[m] = x
+					m++
+				}
+			}
+			sink(buf[:m])
+		}
+		return func(lo, hi int, s func([]T)) {
+			sink = s
+			up(lo, hi, each)
+		}
+	}}
+}
+
+// Inspect returns p with f called on every item as it passes, for side
+// effects such as counting or logging; f runs in parallel.
+func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
+	if f == nil {
+		panic("pipe: Inspect: f is nil")
+	}
+	return Pipe[T]{n: p.n, oneToOne: p.oneToOne, open: func() feeder[T] {
+		up := p.open()
+		var sink func([]T)
+		each := func(xs []T) {
+			for _, x := range xs {
+				f(x)
+			}
+			sink(xs)
+		}
+		return func(lo, hi int, s func([]T)) {
+			sink = s
+			up(lo, hi, each)
+		}
+	}}
+}

@@ -1,0 +1,171 @@
+package pipe_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/par/pipe"
+)
+
+var sizes = []int{0, 1, 2, 3, 17, 255, 256, 257, 1000, 100_000}
+
+func pools(t *testing.T) map[string][]par.Option {
+	out := map[string][]par.Option{"default": nil}
+	for _, n := range []int{1, 2, 8} {
+		p := par.NewPool(par.Workers(n))
+		t.Cleanup(p.Close)
+		out[fmt.Sprint("workers=", n)] = []par.Option{par.OnPool(p)}
+		out[fmt.Sprint("workers=", n, "/grain=7")] = []par.Option{par.OnPool(p), par.WithGrain(7)}
+	}
+	return out
+}
+
+func randInts(n int, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 1))
+	s := make([]int, n)
+	for i := range s {
+		s[i] = r.IntN(1000) - 500
+	}
+	return s
+}
+
+func TestAgainstLoops(t *testing.T) {
+	sq := func(x int) int { return x * x }
+	even := func(x int) bool { return x%2 == 0 }
+	for name, opts := range pools(t) {
+		for _, n := range sizes {
+			t.Run(fmt.Sprintf("%s/n=%d", name, n), func(t *testing.T) {
+				xs := randInts(n, uint64(n))
+				var mapped, kept []int
+				sum, cnt := 0, 0
+				for _, x := range xs {
+					mapped = append(mapped, sq(x))
+					if even(sq(x)) {
+						kept = append(kept, sq(x))
+						sum += sq(x)
+						cnt++
+					}
+				}
+				m := pipe.Map(pipe.From(xs), sq)
+				f := m.Filter(even)
+				require.Equal(t, n, m.Len())
+				require.True(t, slices.Equal(mapped, m.Collect(opts...)))
+				require.True(t, slices.Equal(kept, f.Collect(opts...)))
+				require.Equal(t, sum, pipe.Sum(f, opts...))
+				require.Equal(t, cnt, f.Count(opts...))
+				require.Equal(t, n, m.Count(opts...))
+				require.Equal(t, sum, f.Reduce(0, func(a, b int) int { return a + b }, opts...))
+				// A non-commutative fold: the order must be kept.
+				if n <= 1000 {
+					str := pipe.Fold(m, "", func(acc string, x int) string { return acc + strconv.Itoa(x) + "," },
+						func(a, b string) string { return a + b }, opts...)
+					want := ""
+					for _, x := range mapped {
+						want += strconv.Itoa(x) + ","
+					}
+					require.Equal(t, want, str)
+				}
+				var seen atomic.Int64
+				f.ForEach(func(int) { seen.Add(1) }, opts...)
+				require.EqualValues(t, cnt, seen.Load())
+				mn, ok := pipe.Min(f, opts...)
+				require.Equal(t, cnt > 0, ok)
+				if ok {
+					require.Equal(t, slices.Min(kept), mn)
+					mx, _ := pipe.Max(f, opts...)
+					require.Equal(t, slices.Max(kept), mx)
+				}
+				require.True(t, slices.Equal(xs, pipe.From(xs).Collect(opts...)))
+			})
+		}
+	}
+}
+
+func TestRange(t *testing.T) {
+	require.Empty(t, pipe.Range(5, 5).Collect())
+	require.Empty(t, pipe.Range(5, 2).Collect())
+	got := pipe.Range(-3, 1000).Collect()
+	require.Len(t, got, 1003)
+	for i, x := range got {
+		require.Equal(t, i-3, x)
+	}
+	// W1 of DESIGN.md at a smaller size: sum of x*x, wrapping uint64.
+	const n = 1_000_000
+	var want uint64
+	for x := uint64(0); x < n; x++ {
+		want += x * x
+	}
+	got64 := pipe.Sum(pipe.Map(pipe.Range(0, n), func(x int) uint64 { return uint64(x) * uint64(x) }))
+	require.Equal(t, want, got64)
+}
+
+func TestFindFirstAndEarlyExit(t *testing.T) {
+	const n = 1_000_000
+	for _, at := range []int{0, 1, 499_999, n - 1, -1} {
+		t.Run(fmt.Sprint(at), func(t *testing.T) {
+			var calls atomic.Int64
+			p := pipe.Range(0, n).Inspect(func(int) { calls.Add(1) })
+			pred := func(x int) bool { return x == at || (at >= 0 && x == at+10) }
+			x, ok := p.Find(pred)
+			require.Equal(t, at >= 0, ok)
+			if ok {
+				require.Equal(t, at, x)
+			}
+			require.Equal(t, at >= 0, p.Any(func(x int) bool { return x == at }))
+			require.Equal(t, at < 0, p.All(func(x int) bool { return x != at }))
+			if at == 0 {
+				// Found at the front: most of the range is never produced.
+				require.Less(t, calls.Load(), int64(n/10))
+			}
+		})
+	}
+}
+
+func TestFloatSumDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	xs := make([]float64, 1_000_003)
+	for i := range xs {
+		xs[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(12)))
+	}
+	keep := func(x float64) bool { return x > -1e6 }
+	want := pipe.Sum(pipe.From(xs).Filter(keep))
+	for name, opts := range pools(t) {
+		for i := 0; i < 3; i++ {
+			got := pipe.Sum(pipe.From(xs).Filter(keep), opts...)
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "%s run %d", name, i)
+		}
+	}
+	// Unfiltered, it agrees with par.Sum bit for bit.
+	require.Equal(t, math.Float64bits(par.Sum(xs)), math.Float64bits(pipe.Sum(pipe.From(xs))))
+}
+
+func TestPanicsAndNil(t *testing.T) {
+	require.PanicsWithValue(t, "boom", func() {
+		pipe.Map(pipe.Range(0, 10000), func(x int) int {
+			if x == 7777 {
+				panic("boom")
+			}
+			return x
+		}).Collect()
+	})
+	require.PanicsWithValue(t, "pipe: Map: f is nil", func() { pipe.Map[int, int](pipe.Range(0, 1), nil) })
+	require.PanicsWithValue(t, "pipe: Filter: keep is nil", func() { pipe.Range(0, 1).Filter(nil) })
+	require.PanicsWithValue(t, "pipe: Find: pred is nil", func() { pipe.Range(0, 1).Find(nil) })
+}
+
+func TestNoIntermediateSlices(t *testing.T) {
+	xs := randInts(1_000_000, 9)
+	p := pipe.Map(pipe.From(xs), func(x int) int { return x * 3 }).Filter(func(x int) bool { return x > 0 })
+	pipe.Sum(p) // warm the pool and the caches
+	allocs := testing.AllocsPerRun(5, func() { pipe.Sum(p) })
+	// A batch buffer per piece and a few records per fork: nowhere near one
+	// per element, nor a slice of a million.
+	require.Less(t, allocs, 2000.0)
+}

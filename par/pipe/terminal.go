@@ -1,0 +1,291 @@
+package pipe
+
+import (
+	"cmp"
+	"math"
+	"sync/atomic"
+
+	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/split"
+)
+
+// chunks is an ordered list of item slices, joined in O(1).
+type chunks[T any] struct {
+	head, tail *chunk[T]
+	n          int
+}
+
+type chunk[T any] struct {
+	items []T
+	next  *chunk[T]
+}
+
+func joinChunks[T any](a, b chunks[T]) chunks[T] {
+	if a.head == nil {
+		return b
+	}
+	if b.head == nil {
+		return a
+	}
+	a.tail.next = b.head
+	return chunks[T]{head: a.head, tail: b.tail, n: a.n + b.n}
+}
+
+// Collect returns the items of p in order, in a new slice. Without a Filter
+// among the stages, each piece writes its items in place; with one, each piece
+// collects into a slice of its own and the pieces are concatenated.
+func (p Pipe[T]) Collect(opts ...par.Option) []T {
+	if p.oneToOne {
+		out := make([]T, p.n)
+		par.ForRange(p.n, func(lo, hi int) {
+			i := lo
+			p.open()(lo, hi, func(xs []T) { i += copy(out[i:], xs) })
+		}, opts...)
+		return out
+	}
+	l := par.ReduceRange(p.n, chunks[T]{}, func(lo, hi int) chunks[T] {
+		var items []T
+		p.open()(lo, hi, func(xs []T) { items = append(items, xs...) })
+		if len(items) == 0 {
+			return chunks[T]{}
+		}
+		c := &chunk[T]{items: items}
+		return chunks[T]{head: c, tail: c, n: len(items)}
+	}, joinChunks[T], opts...)
+	if l.head == l.tail && l.head != nil {
+		return l.head.items
+	}
+	out := make([]T, 0, l.n)
+	for c := l.head; c != nil; c = c.next {
+		out = append(out, c.items...)
+	}
+	return out
+}
+
+// ForEach calls f on every item of p, in parallel, and returns when every call
+// has returned.
+func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
+	if f == nil {
+		panic("pipe: ForEach: f is nil")
+	}
+	par.ForRange(p.n, func(lo, hi int) {
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				f(x)
+			}
+		})
+	}, opts...)
+}
+
+// Count returns the number of items of p.
+func (p Pipe[T]) Count(opts ...par.Option) int {
+	if p.oneToOne {
+		return p.n
+	}
+	return par.ReduceRange(p.n, 0, func(lo, hi int) int {
+		n := 0
+		p.open()(lo, hi, func(xs []T) { n += len(xs) })
+		return n
+	}, func(a, b int) int { return a + b }, opts...)
+}
+
+// Reduce combines the items of p with op, keeping their order. op must be
+// associative with identity as its identity element; identity is the result
+// for no items.
+func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
+	if op == nil {
+		panic("pipe: Reduce: op is nil")
+	}
+	return par.ReduceRange(p.n, identity, func(lo, hi int) T {
+		acc := identity
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				acc = op(acc, x)
+			}
+		})
+		return acc
+	}, op, opts...)
+}
+
+// Fold reduces the items of p to an R: each piece folds its items into an
+// accumulator that starts at identity (fold), and the pieces' results combine
+// with merge, left then right. merge must be associative with identity as
+// its identity element, and fold must agree with it: fold(fold(identity, x),
+// y) equals merge(fold(identity, x), fold(identity, y)).
+func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R, opts ...par.Option) R {
+	if fold == nil {
+		panic("pipe: Fold: fold is nil")
+	}
+	if merge == nil {
+		panic("pipe: Fold: merge is nil")
+	}
+	return par.ReduceRange(p.n, identity, func(lo, hi int) R {
+		acc := identity
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				acc = fold(acc, x)
+			}
+		})
+		return acc
+	}, merge, opts...)
+}
+
+// Sum returns the sum of the items of p; 0 if there are none. Integer sums
+// wrap. Float sums are deterministic, and equal to par.Sum over the collected
+// items when no Filter is among the stages: both add blocks of 128 source
+// positions with four accumulators and combine the blocks pairwise, over a
+// tree that depends only on Len(), whatever the timing and the number of
+// workers.
+func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
+	blocks := split.Blocks(p.n)
+	if blocks == 0 {
+		return 0
+	}
+	// A fixed grain of blocks makes every piece a node of the canonical tree
+	// and keeps the timed prefix, whose boundaries depend on timing, away.
+	grain := max(1, blocks/(16*split.Probe().Workers))
+	return par.ReduceRange(blocks, 0, func(lo, hi int) T {
+		feed := p.open()
+		var a0, a1, a2, a3 T
+		add := func(xs []T) {
+			i := 0
+			for ; i+4 <= len(xs); i += 4 {
+				a0 += xs[i]
+				a1 += xs[i+1]
+				a2 += xs[i+2]
+				a3 += xs[i+3]
+			}
+			for ; i < len(xs); i++ {
+				a0 += xs[i]
+			}
+		}
+		return split.Pairwise(lo, hi, func(b int) T {
+			a0, a1, a2, a3 = 0, 0, 0, 0
+			blo, bhi := split.BlockRange(b, p.n)
+			feed(blo, bhi, add)
+			return (a0 + a1) + (a2 + a3)
+		}, func(a, b T) T { return a + b })
+	}, func(a, b T) T { return a + b }, append(opts[:len(opts):len(opts)], par.WithGrain(grain))...)
+}
+
+// Find returns the first item of p, in order, for which pred is true, and
+// true; or the zero value and false. Pieces after a match stop early.
+func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
+	if pred == nil {
+		panic("pipe: Find: pred is nil")
+	}
+	type hit struct{ x T }
+	var best atomic.Int64 // least source position with a match so far
+	best.Store(math.MaxInt64)
+	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
+		feed := p.open()
+		for a := lo; a < hi; a += batch {
+			if int64(a) > best.Load() { // an earlier match settles it
+				return nil
+			}
+			b := min(hi, a+batch)
+			var h *hit
+			feed(a, b, func(xs []T) {
+				for _, x := range xs {
+					if h == nil && pred(x) {
+						h = &hit{x: x}
+					}
+				}
+			})
+			if h != nil {
+				for { // lower best to a unless an earlier position is there
+					cur := best.Load()
+					if int64(a) >= cur || best.CompareAndSwap(cur, int64(a)) {
+						break
+					}
+				}
+				return h
+			}
+		}
+		return nil
+	}, func(l, r *hit) *hit {
+		if l != nil {
+			return l
+		}
+		return r
+	}, opts...)
+	if found == nil {
+		var zero T
+		return zero, false
+	}
+	return found.x, true
+}
+
+// Any reports whether pred is true for some item of p; it stops early.
+func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
+	if pred == nil {
+		panic("pipe: Any: pred is nil")
+	}
+	var hit atomic.Bool
+	par.ForRange(p.n, func(lo, hi int) {
+		feed := p.open()
+		for a := lo; a < hi && !hit.Load(); a += batch {
+			feed(a, min(hi, a+batch), func(xs []T) {
+				for _, x := range xs {
+					if pred(x) {
+						hit.Store(true)
+						return
+					}
+				}
+			})
+		}
+	}, opts...)
+	return hit.Load()
+}
+
+// All reports whether pred is true for every item of p (true if there are
+// none); it stops at the first failure.
+func (p Pipe[T]) All(pred func(T) bool, opts ...par.Option) bool {
+	if pred == nil {
+		panic("pipe: All: pred is nil")
+	}
+	return !p.Any(func(x T) bool { return !pred(x) }, opts...)
+}
+
+// Min returns the least item of p and true, as slices.Min would over the
+// collected items (NaN wins for floats), or the zero value and false if there
+// are none.
+func Min[T cmp.Ordered](p Pipe[T], opts ...par.Option) (T, bool) {
+	return pick(p, func(a, b T) T { return min(a, b) }, opts)
+}
+
+// Max returns the greatest item of p and true, as slices.Max would over the
+// collected items, or the zero value and false if there are none.
+func Max[T cmp.Ordered](p Pipe[T], opts ...par.Option) (T, bool) {
+	return pick(p, func(a, b T) T { return max(a, b) }, opts)
+}
+
+type maybe[T any] struct {
+	v  T
+	ok bool
+}
+
+func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) {
+	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] {
+		var m maybe[T]
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				if !m.ok {
+					m = maybe[T]{x, true}
+				} else {
+					m.v = better(m.v, x)
+				}
+			}
+		})
+		return m
+	}, func(a, b maybe[T]) maybe[T] {
+		if !a.ok {
+			return b
+		}
+		if !b.ok {
+			return a
+		}
+		return maybe[T]{better(a.v, b.v), true}
+	}, opts...)
+	return r.v, r.ok
+}
