@@ -163,15 +163,13 @@ func indices(n int) []int {
 }
 
 // ending says how a function run on its own goroutine ended.
-type ending int
+type ending string
 
 const (
-	returned ending = iota
-	panicked
-	goexited
+	returned ending = "returned"
+	panicked ending = "panicked"
+	goexited ending = "goexited"
 )
-
-func (e ending) String() string { return [...]string{"returned", "panicked", "goexited"}[e] }
 
 // runOn runs f on a new goroutine and reports how it ended, with the panic
 // value if it panicked.
