@@ -121,11 +121,20 @@ var panicCalls = []panicCall{
 // requireUsable checks that p (nil: the default pool) still runs calls.
 func requireUsable(t *testing.T, p *par.Pool) {
 	t.Helper()
-	in := indices(100_000)
+	in := indices(bigN() / 10)
 	require.Equal(t, len(in)*(len(in)-1)/2, par.Sum(in, poolOpts(p)...), "pool after the panic")
 	calls := make(counts, 1000)
 	par.For(len(calls), func(i int) { calls[i].Add(1) }, append(poolOpts(p), par.WithGrain(1))...)
 	requireOnce(t, calls, "f(i) after the panic, for i =")
+}
+
+// panicLen is the input length of the panic tests: long enough that pieces
+// run on several workers.
+func panicLen() int {
+	if testing.Short() && raceEnabled {
+		return 2000
+	}
+	return 20_000
 }
 
 // panicPositions are where in n elements a callback fails: the front, the
@@ -133,10 +142,7 @@ func requireUsable(t *testing.T, p *par.Pool) {
 func panicPositions(n int) []int { return []int{0, n / 2, n - 1} }
 
 func TestPanicReachesCaller(t *testing.T) {
-	n := 100_000
-	if testing.Short() || raceEnabled {
-		n = 10_000
-	}
+	n := panicLen()
 	for _, p := range testPools(t) {
 		for _, v := range []variant{{name: "adaptive"}, {name: "grain1", opts: []par.Option{par.WithGrain(1)}}} {
 			opts := append(append([]par.Option(nil), v.opts...), poolOpts(p)...)
@@ -159,7 +165,7 @@ func TestPanicReachesCaller(t *testing.T) {
 }
 
 func TestGoexitEndsCaller(t *testing.T) {
-	n := 10_000
+	n := panicLen()
 	for _, p := range testPools(t) {
 		for _, v := range []variant{{name: "adaptive"}, {name: "grain1", opts: []par.Option{par.WithGrain(1)}}} {
 			opts := append(append([]par.Option(nil), v.opts...), poolOpts(p)...)
@@ -226,11 +232,18 @@ var joinShapes = []struct {
 	}},
 }
 
+func joinDepths() []int {
+	if testing.Short() && raceEnabled {
+		return []int{1, 2, 5, 9}
+	}
+	return []int{1, 2, 5, 12}
+}
+
 func TestJoinPanicAtAnyDepth(t *testing.T) {
 	for _, p := range testPools(t) {
 		for _, js := range joinShapes {
 			t.Run(poolName(p)+"/"+js.name, func(t *testing.T) {
-				for _, depth := range []int{1, 2, 5, 12} {
+				for _, depth := range joinDepths() {
 					leaves := 1 << depth
 					// The first leaf fails in the first half at every level,
 					// the last in the second half, the others in both.

@@ -115,7 +115,7 @@ func TestSumFloatDeterministic(t *testing.T) {
 	in := spreadFloats(newRand(42), 1_000_000)
 	reps := 20
 	if testing.Short() || raceEnabled {
-		reps = 3
+		reps = 2
 	}
 	var pools []*par.Pool
 	for _, w := range []int{1, 2, 3, 8} {
@@ -168,7 +168,7 @@ func TestSumFloatDeterministic(t *testing.T) {
 // loses every small term against a large one, and checks that Sum's error
 // against the exact sum is no worse, and here much better.
 func TestSumMoreAccurateThanLoop(t *testing.T) {
-	n := 1_000_000
+	n := bigN()
 	tiny := make([]float64, n) // 1 then terms below half an ulp of 1
 	tiny[0] = 1
 	for i := 1; i < n; i++ {
@@ -190,10 +190,15 @@ func TestSumMoreAccurateThanLoop(t *testing.T) {
 	cases := []struct {
 		name string
 		in   []float64
-		// far says Sum must beat the loop by a wide margin, not just tie:
-		// where the loop drops every term, pairwise blocks keep them.
-		far bool
-	}{{"tiny", tiny, true}, {"mixed", mixed, false}, {"cancel", cancel, false}}
+		// noWorse says Sum's error must not exceed the loop's; far, that it
+		// must be smaller by a wide margin: where the loop drops every term,
+		// pairwise blocks keep them. Pairwise summation has the better bound,
+		// not a smaller error on every input: on "cancel", whose period of
+		// four matches the four accumulators of a block, the large terms meet
+		// the small ones in every block and Sum's error exceeds the loop's at
+		// some lengths (2752 against 535 for n = 10^5).
+		noWorse, far bool
+	}{{"tiny", tiny, true, true}, {"mixed", mixed, true, false}, {"cancel", cancel, false, false}}
 	for _, c := range cases {
 		in := c.in
 		t.Run(c.name, func(t *testing.T) {
@@ -204,16 +209,21 @@ func TestSumMoreAccurateThanLoop(t *testing.T) {
 			}
 			loopErr := math.Abs(loop - exact)
 			require.Positive(t, loopErr, "the crafted input must make the loop lose precision")
+			abs := 0.0
+			for _, x := range in {
+				abs += math.Abs(x)
+			}
+			bound := (34 + math.Log2(float64(n))) * 0x1p-53 * abs
 			for _, p := range testPools(t) {
-				var opts []par.Option
-				if p != nil {
-					opts = append(opts, par.OnPool(p))
-				}
-				got := par.Sum(in, opts...)
+				got := par.Sum(in, poolOpts(p)...)
 				sumErr := math.Abs(got - exact)
-				require.LessOrEqual(t, sumErr, loopErr, "%s: Sum %v, loop %v, exact %v", poolName(p), got, loop, exact)
+				msg := fmt.Sprintf("%s: Sum %v, loop %v, exact %v", poolName(p), got, loop, exact)
+				require.LessOrEqual(t, sumErr, bound, msg)
+				if c.noWorse {
+					require.LessOrEqual(t, sumErr, loopErr, msg)
+				}
 				if c.far {
-					require.Less(t, sumErr, loopErr/1000, "%s: pairwise summation should beat the loop by far here", poolName(p))
+					require.Less(t, sumErr, loopErr/1000, "pairwise summation should beat the loop by far here: "+msg)
 				}
 			}
 		})
