@@ -19,30 +19,33 @@ import (
 // and its caller re-raises Goexit. Panics are recovered where the task runs,
 // so they do not leak; Goexit cannot be stopped.
 //
-// The steps, on a pool of one worker W, with caller goroutines C and D:
-//  1. C: Do(w.Join(aC, bC)). W steals bC, which forks w.Join(x, y); C, waiting
-//     for bC, steals y, which blocks; x returns and W waits for y.
-//  2. D: Join(aD, bD). W, waiting for y, steals bD, which calls Goexit.
-//  3. y is released. D ends by Goexit, as it should. C ends by Goexit too,
-//     though none of aC, bC, x or y called it. Expected: C's Do returns.
+// The steps, on a pool of two workers, with caller goroutines C and D:
+//  1. C: Do(w.Join(aC, bC)); aC keeps C busy until the end. A worker Wa
+//     steals bC, which forks w.Join(x, y); the other worker Wb steals y,
+//     which blocks; x returns and Wa waits for y, running other tasks.
+//  2. D: Do(w.Join(aD, bD)). Wa, the only participant free to, steals bD,
+//     which calls Goexit.
+//  3. y and aC are released. D ends by Goexit, as it should. C ends by Goexit
+//     too, though none of aC, bC, x or y called it. Expected: C's Do returns.
 func TestGoexitEndsOtherCaller(t *testing.T) {
-	p := par.NewPool(par.Workers(1))
+	p := par.NewPool(par.Workers(2))
 	t.Cleanup(p.Close)
-	yPushed, yStarted, releaseY := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	bCStarted, yStarted, releaseY, releaseC := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
 	bDStarted := make(chan struct{})
 	cEnd := make(chan ending, 1)
 	go func() {
 		how, _ := runOn(func() {
 			par.Do(func(w *par.Worker) {
-				w.Join(func(*par.Worker) {
-					await(yPushed) // aC: return once bC has been stolen and has forked y
-				}, func(w *par.Worker) {
-					w.Join(func(*par.Worker) {
-						close(yPushed)
-						await(yStarted) // x: keep W busy until C has stolen y
-					}, func(*par.Worker) {
+				w.Join(func(w *par.Worker) { // aC, on C: busy, so C steals nothing
+					spinUntil(w, bCStarted)
+					await(releaseC)
+				}, func(w *par.Worker) { // bC, on Wa
+					close(bCStarted)
+					w.Join(func(w *par.Worker) { // x
+						spinUntil(w, yStarted)
+					}, func(*par.Worker) { // y, on Wb
 						close(yStarted)
-						await(releaseY) // y, on C
+						await(releaseY)
 					})
 				})
 			}, par.OnPool(p))
@@ -52,15 +55,18 @@ func TestGoexitEndsOtherCaller(t *testing.T) {
 	require.True(t, await(yStarted), "setup: y was not stolen")
 
 	how, _ := runOn(func() {
-		par.Join(func() {
-			await(bDStarted) // aD: return once W has taken bD
-		}, func() {
-			close(bDStarted)
-			runtime.Goexit()
+		par.Do(func(w *par.Worker) {
+			w.Join(func(w *par.Worker) {
+				spinUntil(w, bDStarted) // aD: until Wa has taken bD
+			}, func(*par.Worker) {
+				close(bDStarted)
+				runtime.Goexit()
+			})
 		}, par.OnPool(p))
 	})
 	require.Equal(t, goexited, how, "D's own callback called Goexit")
 
 	close(releaseY)
+	close(releaseC)
 	require.Equal(t, returned, <-cEnd, "C's callbacks never called Goexit, but C's goroutine ended")
 }

@@ -17,17 +17,26 @@ import (
 // splitter and with fixed grains. Sizes shrink under -short and -race so that
 // the package stays within seconds in CI.
 
+// full reports whether the tests run at full size: not under -short, and
+// not under the race detector, which makes them about ten times slower.
+func full() bool { return !testing.Short() && !raceEnabled }
+
 // bigN is the largest input of the table-driven tests.
 func bigN() int {
-	if testing.Short() && raceEnabled {
-		return 100_000
+	if full() {
+		return 1_000_000
 	}
-	return 1_000_000
+	return 100_000
 }
 
 // sizes are the input lengths every function is tried on: empty, one, two,
 // three (the smallest split), a length that splits unevenly, and large.
-func sizes() []int { return []int{0, 1, 2, 3, 17, 1000, bigN()} }
+func sizes() []int {
+	if full() {
+		return []int{0, 1, 2, 3, 17, 1000, 100_000, 1_000_000}
+	}
+	return []int{0, 1, 2, 3, 17, 1000, bigN()}
+}
 
 // variant is a set of per-call options; maxN bounds the input length it is
 // tried on, since a grain of 1 turns a million elements into two million tasks.
@@ -39,9 +48,9 @@ type variant struct {
 }
 
 func variants() []variant {
-	small := 100_000 // a grain of 1 or 7 costs a task per element or few
-	if testing.Short() || raceEnabled {
-		small = 1000
+	small := 1000 // a grain of 1 or 7 costs a task per element or few
+	if full() {
+		small = 100_000
 	}
 	return []variant{
 		{name: "adaptive", maxN: bigN()},
@@ -219,6 +228,24 @@ func await(ch <-chan struct{}) bool {
 	case <-time.After(10 * time.Second):
 		return false
 	}
+}
+
+// spinUntil waits for ch to be closed like await, but keeps forking empty
+// tasks on w meanwhile: a scheduler that keeps forks private while no worker
+// is idle publishes them only at a later push or pop, so a task that waits
+// for a half it forked earlier to be stolen must keep pushing.
+func spinUntil(w *par.Worker, ch <-chan struct{}) bool {
+	noop := func(*par.Worker) {}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		select {
+		case <-ch:
+			return true
+		default:
+		}
+		w.Join(noop, noop)
+		runtime.Gosched()
+	}
+	return false
 }
 
 // waitGoroutines polls until at most n goroutines remain and returns the last

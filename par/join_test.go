@@ -185,7 +185,7 @@ func treeSum(w *par.Worker, a treeAt) int {
 func TestTreeVisitedOnce(t *testing.T) {
 	n := 100_000
 	depth := 10_000
-	if testing.Short() || raceEnabled {
+	if !full() {
 		n, depth = 10_000, 2_000
 	}
 	trees := map[string]*tree{
@@ -227,7 +227,7 @@ func TestTreeVisitedOnce(t *testing.T) {
 func TestManyGoroutines(t *testing.T) {
 	const goroutines = 1000
 	sumLen, mapLen := 20_000, 2_000
-	if testing.Short() || raceEnabled {
+	if !full() {
 		sumLen, mapLen = 2_000, 200
 	}
 	in := randInts(newRand(3), sumLen)

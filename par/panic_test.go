@@ -131,7 +131,7 @@ func requireUsable(t *testing.T, p *par.Pool) {
 // panicLen is the input length of the panic tests: long enough that pieces
 // run on several workers.
 func panicLen() int {
-	if testing.Short() && raceEnabled {
+	if !full() {
 		return 2000
 	}
 	return 20_000
@@ -233,7 +233,7 @@ var joinShapes = []struct {
 }
 
 func joinDepths() []int {
-	if testing.Short() && raceEnabled {
+	if !full() {
 		return []int{1, 2, 5, 9}
 	}
 	return []int{1, 2, 5, 12}

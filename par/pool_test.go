@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
@@ -73,18 +74,7 @@ func TestStatsAfterWork(t *testing.T) {
 	require.Zero(t, before.Tasks)
 	require.Zero(t, before.Steals)
 
-	// A call of two pieces whose first waits until the second has started:
-	// the second must have been stolen.
-	started := make(chan struct{})
-	var waited atomic.Bool
-	par.For(2, func(i int) {
-		if i == 1 {
-			close(started)
-			return
-		}
-		waited.Store(await(started))
-	}, par.OnPool(p), par.WithGrain(1))
-	require.True(t, waited.Load(), "the second piece never started")
+	require.True(t, forceSteal(p), "no attempt saw its second piece stolen")
 	s := quietStats(p)
 	requireConsistent(t, s)
 	require.GreaterOrEqual(t, s.Total().Steals, uint64(1))
@@ -102,6 +92,34 @@ func TestStatsAfterWork(t *testing.T) {
 	require.Positive(t, s2.Total().Inline, "forks taken back by their forker")
 	require.Positive(t, s2.Total().Busy)
 	require.GreaterOrEqual(t, s2.Uptime, s.Uptime)
+}
+
+// forceSteal makes calls on p of two pieces whose first waits until the second
+// has started elsewhere, until one succeeds, and reports whether one did: the
+// second piece must then have been stolen. A try can fail when the pool's
+// workers are not idle at the fork (they may not have started yet), since a
+// fork made while none is idle may stay private until the forker's next push
+// or pop (see private_fork_bug_test.go); the next try finds them idle.
+func forceSteal(p *par.Pool) bool {
+	for range 20 {
+		started := make(chan struct{})
+		var stolen atomic.Bool
+		par.For(2, func(i int) {
+			if i == 1 {
+				close(started)
+				return
+			}
+			select {
+			case <-started:
+				stolen.Store(true)
+			case <-time.After(100 * time.Millisecond):
+			}
+		}, par.OnPool(p), par.WithGrain(1))
+		if stolen.Load() {
+			return true
+		}
+	}
+	return false
 }
 
 func TestDefaultStats(t *testing.T) {
