@@ -1,0 +1,335 @@
+package par_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+)
+
+// boomError is a custom error type: a panic with a *boomError must reach the
+// caller as the very same pointer.
+type boomError struct{ where string }
+
+func (e *boomError) Error() string { return "boom at " + e.where }
+
+// panicCall is a call whose callback panics with v at the element at, or
+// calls runtime.Goexit instead when v is nil.
+type panicCall struct {
+	name string
+	call func(n, at int, v any, opts []par.Option)
+}
+
+// fail panics with v, or ends the goroutine if v is nil.
+func fail(v any) {
+	if v == nil {
+		runtime.Goexit()
+	}
+	panic(v)
+}
+
+var panicCalls = []panicCall{
+	{"Map", func(n, at int, v any, opts []par.Option) {
+		par.Map(indices(n), func(i int) int {
+			if i == at {
+				fail(v)
+			}
+			return i
+		}, opts...)
+	}},
+	{"ForEach", func(n, at int, v any, opts []par.Option) {
+		par.ForEach(indices(n), func(i int) {
+			if i == at {
+				fail(v)
+			}
+		}, opts...)
+	}},
+	{"For", func(n, at int, v any, opts []par.Option) {
+		par.For(n, func(i int) {
+			if i == at {
+				fail(v)
+			}
+		}, opts...)
+	}},
+	{"ForRange", func(n, at int, v any, opts []par.Option) {
+		par.ForRange(n, func(lo, hi int) {
+			if lo <= at && at < hi {
+				fail(v)
+			}
+		}, opts...)
+	}},
+	{"Reduce", func(n, at int, v any, opts []par.Option) {
+		par.Reduce(indices(n), -1, func(a, b int) int {
+			if a == at || b == at {
+				fail(v)
+			}
+			return max(a, b)
+		}, opts...)
+	}},
+	{"MapReduce", func(n, at int, v any, opts []par.Option) {
+		par.MapReduce(indices(n), func(i int) int {
+			if i == at {
+				fail(v)
+			}
+			return i
+		}, 0, func(a, b int) int { return a + b }, opts...)
+	}},
+	{"Filter", func(n, at int, v any, opts []par.Option) {
+		par.Filter(indices(n), func(i int) bool {
+			if i == at {
+				fail(v)
+			}
+			return i%2 == 0
+		}, opts...)
+	}},
+	{"Count", func(n, at int, v any, opts []par.Option) {
+		par.Count(indices(n), func(i int) bool {
+			if i == at {
+				fail(v)
+			}
+			return true
+		}, opts...)
+	}},
+	{"FindIndex", func(n, at int, v any, opts []par.Option) {
+		par.FindIndex(indices(n), func(i int) bool {
+			if i == at {
+				fail(v)
+			}
+			return false
+		}, opts...)
+	}},
+	{"Any", func(n, at int, v any, opts []par.Option) {
+		par.Any(indices(n), func(i int) bool {
+			if i == at {
+				fail(v)
+			}
+			return false
+		}, opts...)
+	}},
+	{"MinFunc", func(n, at int, v any, opts []par.Option) {
+		par.MinFunc(indices(n), func(a, b int) int {
+			if a == at || b == at {
+				fail(v)
+			}
+			return a - b
+		}, opts...)
+	}},
+}
+
+// requireUsable checks that p (nil: the default pool) still runs calls.
+func requireUsable(t *testing.T, p *par.Pool) {
+	t.Helper()
+	in := indices(bigN() / 10)
+	require.Equal(t, len(in)*(len(in)-1)/2, par.Sum(in, poolOpts(p)...), "pool after the panic")
+	calls := make(counts, 1000)
+	par.For(len(calls), func(i int) { calls[i].Add(1) }, append(poolOpts(p), par.WithGrain(1))...)
+	requireOnce(t, calls, "f(i) after the panic, for i =")
+}
+
+// panicLen is the input length of the panic tests: long enough that pieces
+// run on several workers.
+func panicLen() int {
+	if !full() {
+		return 2000
+	}
+	return 20_000
+}
+
+// panicPositions are where in n elements a callback fails: the front, the
+// middle and the end, in pieces that run on the caller and on thieves.
+func panicPositions(n int) []int { return []int{0, n / 2, n - 1} }
+
+func TestPanicReachesCaller(t *testing.T) {
+	n := panicLen()
+	for _, p := range testPools(t) {
+		for _, v := range []variant{{name: "adaptive"}, {name: "grain1", opts: []par.Option{par.WithGrain(1)}}} {
+			opts := append(append([]par.Option(nil), v.opts...), poolOpts(p)...)
+			for _, pc := range panicCalls {
+				t.Run(fmt.Sprintf("%s/%s/%s", poolName(p), v.name, pc.name), func(t *testing.T) {
+					for _, at := range panicPositions(n) {
+						want := &boomError{where: fmt.Sprintf("%s[%d]", pc.name, at)}
+						got := panicValue(t, func() { pc.call(n, at, want, opts) })
+						require.Same(t, want, got, "the panic value must reach the caller unchanged")
+
+						// A panic with a non-pointer value, compared by value.
+						got = panicValue(t, func() { pc.call(n, at, fmt.Sprint(at), opts) })
+						require.Equal(t, fmt.Sprint(at), got)
+					}
+					requireUsable(t, p)
+				})
+			}
+		}
+	}
+}
+
+func TestGoexitEndsCaller(t *testing.T) {
+	n := panicLen()
+	for _, p := range testPools(t) {
+		for _, v := range []variant{{name: "adaptive"}, {name: "grain1", opts: []par.Option{par.WithGrain(1)}}} {
+			opts := append(append([]par.Option(nil), v.opts...), poolOpts(p)...)
+			for _, pc := range panicCalls {
+				t.Run(fmt.Sprintf("%s/%s/%s", poolName(p), v.name, pc.name), func(t *testing.T) {
+					for _, at := range panicPositions(n) {
+						how, _ := runOn(func() { pc.call(n, at, nil, opts) })
+						require.Equal(t, goexited, how, "runtime.Goexit at %d must end the calling goroutine", at)
+					}
+					requireUsable(t, p)
+				})
+			}
+		}
+	}
+}
+
+// joinShapes are the fork-join calls whose halves fail: leaf selects the
+// leaf of a complete binary recursion of the given depth that fails, and v
+// is as for panicCall.
+var joinShapes = []struct {
+	name string
+	run  func(p *par.Pool, depth, leaf int, v any)
+}{
+	{"Join", func(p *par.Pool, depth, leaf int, v any) {
+		var rec func(d, id int)
+		rec = func(d, id int) {
+			if d == 0 {
+				if id == leaf {
+					fail(v)
+				}
+				return
+			}
+			par.Join(func() { rec(d-1, 2*id) }, func() { rec(d-1, 2*id+1) }, poolOpts(p)...)
+		}
+		rec(depth, 0)
+	}},
+	{"Worker.Join", func(p *par.Pool, depth, leaf int, v any) {
+		var rec func(w *par.Worker, d, id int)
+		rec = func(w *par.Worker, d, id int) {
+			if d == 0 {
+				if id == leaf {
+					fail(v)
+				}
+				return
+			}
+			w.Join(func(w *par.Worker) { rec(w, d-1, 2*id) }, func(w *par.Worker) { rec(w, d-1, 2*id+1) })
+		}
+		par.Do(func(w *par.Worker) { rec(w, depth, 0) }, poolOpts(p)...)
+	}},
+	{"Join2", func(p *par.Pool, depth, leaf int, v any) {
+		type arg struct{ d, id int }
+		var rec func(w *par.Worker, a arg) int
+		rec = func(w *par.Worker, a arg) int {
+			if a.d == 0 {
+				if a.id == leaf {
+					fail(v)
+				}
+				return 1
+			}
+			x, y := par.Join2(w, rec, arg{a.d - 1, 2 * a.id}, rec, arg{a.d - 1, 2*a.id + 1})
+			return x + y
+		}
+		par.Do(func(w *par.Worker) { rec(w, arg{depth, 0}) }, poolOpts(p)...)
+	}},
+}
+
+func joinDepths() []int {
+	if !full() {
+		return []int{1, 2, 5, 9}
+	}
+	return []int{1, 2, 5, 12}
+}
+
+func TestJoinPanicAtAnyDepth(t *testing.T) {
+	for _, p := range testPools(t) {
+		for _, js := range joinShapes {
+			t.Run(poolName(p)+"/"+js.name, func(t *testing.T) {
+				for _, depth := range joinDepths() {
+					leaves := 1 << depth
+					// The first leaf fails in the first half at every level,
+					// the last in the second half, the others in both.
+					for _, leaf := range []int{0, leaves - 1, leaves / 3, leaves / 2} {
+						want := &boomError{where: fmt.Sprintf("depth %d leaf %d", depth, leaf)}
+						got := panicValue(t, func() { js.run(p, depth, leaf, want) })
+						require.Same(t, want, got)
+						how, _ := runOn(func() { js.run(p, depth, leaf, nil) })
+						require.Equal(t, goexited, how, "Goexit at depth %d leaf %d", depth, leaf)
+					}
+				}
+				requireUsable(t, p)
+			})
+		}
+	}
+}
+
+// TestJoinBothPanicFirstWins: when both halves panic, the first half's value
+// reaches the caller, whether or not the second half was stolen.
+func TestJoinBothPanicFirstWins(t *testing.T) {
+	for _, p := range testPools(t) {
+		t.Run(poolName(p), func(t *testing.T) {
+			for range 50 {
+				a, b := &boomError{"a"}, &boomError{"b"}
+				got := panicValue(t, func() { par.Join(func() { panic(a) }, func() { panic(b) }, poolOpts(p)...) })
+				require.Same(t, a, got, "Join")
+				got = panicValue(t, func() {
+					par.Do(func(w *par.Worker) {
+						w.Join(func(*par.Worker) { panic(a) }, func(*par.Worker) { panic(b) })
+					}, poolOpts(p)...)
+				})
+				require.Same(t, a, got, "Worker.Join")
+				got = panicValue(t, func() {
+					par.Do(func(w *par.Worker) {
+						par.Join2(w, func(*par.Worker, int) int { panic(a) }, 0, func(*par.Worker, int) int { panic(b) }, 0)
+					}, poolOpts(p)...)
+				})
+				require.Same(t, a, got, "Join2")
+			}
+			requireUsable(t, p)
+		})
+	}
+}
+
+// TestPanicInNestedCall: a panic in a call made from inside another call's
+// callback reaches the outer caller.
+func TestPanicInNestedCall(t *testing.T) {
+	pools := testPools(t)
+	for _, p := range pools {
+		t.Run(poolName(p), func(t *testing.T) {
+			want := &boomError{"nested"}
+			got := panicValue(t, func() {
+				par.ForEach(indices(20), func(i int) {
+					par.Map(indices(100), func(j int) int {
+						par.Join(func() {}, func() {
+							if i == 13 && j == 77 {
+								panic(want)
+							}
+						}, poolOpts(pools[len(pools)-1])...)
+						return j
+					}, poolOpts(p)...)
+				}, append(poolOpts(p), par.WithGrain(1))...)
+			})
+			require.Same(t, want, got)
+			requireUsable(t, p)
+		})
+	}
+}
+
+// TestPanicSkipsRest: once a piece panics, pieces not yet started are
+// skipped, so a panic at the front of a long range does not run all of it.
+// The count is bounded loosely: pieces already running finish.
+func TestPanicSkipsRest(t *testing.T) {
+	const n = 1_000_000
+	for _, p := range testPools(t) {
+		t.Run(poolName(p), func(t *testing.T) {
+			calls := make(counts, 1)
+			panicValue(t, func() {
+				par.For(n, func(i int) {
+					calls[0].Add(1)
+					if i == 0 {
+						panic("first")
+					}
+				}, append(poolOpts(p), par.WithGrain(1000))...)
+			})
+			require.Less(t, calls[0].Load(), int32(n/2))
+		})
+	}
+}
