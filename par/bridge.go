@@ -24,13 +24,22 @@ type body[R any] struct {
 	// minSeq: with a fixed tree, lengths up to this run on the caller alone.
 	minSeq int
 	// stop is set when a leaf panics, or by a leaf that settles the call's
-	// result early, so that leaves not yet started are skipped.
+	// result early, so that pieces not yet started are skipped and not cut.
 	stop atomic.Bool
+	// settled, if set, reports that nothing at or after position lo can
+	// change the result (an earlier match of a find-first), so that pieces
+	// from lo on are skipped and not cut.
+	settled func(lo int) bool
 }
 
-// fold runs the leaf on [lo, hi) unless the call is stopping.
+// done reports whether the piece starting at lo can be skipped.
+func (b *body[R]) done(lo int) bool {
+	return b.stop.Load() || (b.settled != nil && b.settled(lo)) // stop: set by a leaf on any worker
+}
+
+// fold runs the leaf on [lo, hi) unless the piece can be skipped.
 func (b *body[R]) fold(lo, hi int) (r R) {
-	if b.stop.Load() { // set by a panicking leaf on any worker
+	if b.done(lo) {
 		return r
 	}
 	ok := false
@@ -61,6 +70,10 @@ func runRangeJob[R any](w *sched.Worker, j *sched.Job) {
 // reduce folds [lo, hi) with b, cutting it while sp allows. stolen says whether
 // this piece runs on another worker than the one that cut it.
 func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, b *body[R]) R {
+	if b.done(lo) {
+		var zero R
+		return zero
+	}
 	if !sp.TrySplit(hi-lo, stolen) {
 		return b.fold(lo, hi)
 	}
@@ -100,7 +113,8 @@ const seqGrowth = 8
 // run reduces [0, n) for a call: first alone on a growing prefix while that
 // stays within seqBudget, then on the call's pool. With a fixed grain, or for
 // a body whose result must not depend on where the prefix ends (deterministic
-// float sums), it goes to the pool at once when n exceeds minSeq.
+// float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
+// chunks are never shorter than the call's minimum length.
 func run[R any](c *config, n int, b *body[R]) R {
 	if c.grain > 0 || b.fixedTree {
 		if n <= b.minSeq || n <= c.grain {
@@ -108,11 +122,18 @@ func run[R any](c *config, n int, b *body[R]) R {
 		}
 		return parallel(c, 0, n, b)
 	}
+	first := max(1, c.minLen)
 	start := time.Now()
-	hi := min(n, 1)
+	hi := min(n, first)
+	if n-hi < first {
+		hi = n
+	}
 	acc := b.fold(0, hi)
-	for k := seqGrowth; hi < n; k *= seqGrowth {
-		if time.Since(start) > seqBudget || b.stop.Load() {
+	for k := first * seqGrowth; hi < n; k *= seqGrowth {
+		if b.done(hi) {
+			return acc
+		}
+		if n-hi > first && time.Since(start) > seqBudget {
 			rest := parallel(c, hi, n, b)
 			if b.combine == nil {
 				return acc
@@ -121,6 +142,9 @@ func run[R any](c *config, n int, b *body[R]) R {
 		}
 		lo := hi
 		hi = min(n, lo+k)
+		if n-hi < first {
+			hi = n // no piece shorter than the minimum length at the end
+		}
 		r := b.fold(lo, hi)
 		if b.combine != nil {
 			acc = b.combine(acc, r)

@@ -26,10 +26,16 @@
 //
 // A panic in a function passed to a call reaches the caller of the call with
 // its original value, after every task of the call that had started has
-// finished; tasks not yet started are skipped. The pool stays usable. When a
-// function calls runtime.Goexit (as testing.T.FailNow does), the goroutine
-// that made the call exits too, once the call's tasks have finished. Passing
+// finished; tasks not yet started are skipped. The pool stays usable. Passing
 // a nil function panics at once with a message naming the parameter.
+//
+// When a function calls runtime.Goexit, the goroutine that made the call
+// exits too, once the call's tasks have finished. Goexit cannot be stopped
+// where it happens, and a goroutine that waits for a stolen task runs other
+// tasks meanwhile, possibly of another call; if one of those calls Goexit,
+// the waiting task's call ends by Goexit as well. So do not call
+// testing.T.FailNow (or testify's require) inside functions that par runs;
+// its documentation already asks for the test's own goroutine.
 //
 // # Grain
 //

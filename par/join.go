@@ -68,13 +68,17 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 }
 
 func nilJoinMessage(name string, aNil, bNil bool) string {
+	return nilFuncMessage(name, "a", "b", aNil, bNil)
+}
+
+func nilFuncMessage(name, a, b string, aNil, bNil bool) string {
 	switch {
 	case aNil && bNil:
-		return "par: " + name + ": a and b are nil"
+		return "par: " + name + ": " + a + " and " + b + " are nil"
 	case aNil:
-		return "par: " + name + ": a is nil"
+		return "par: " + name + ": " + a + " is nil"
 	default:
-		return "par: " + name + ": b is nil"
+		return "par: " + name + ": " + b + " is nil"
 	}
 }
 
@@ -106,6 +110,9 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 //		return x + y
 //	}
 func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
+	if fa == nil || fb == nil {
+		panic(nilFuncMessage("Join2", "fa", "fb", fa == nil, fb == nil))
+	}
 	sw := w.sched()
 	j := sched.Alloc[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b

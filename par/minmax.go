@@ -1,16 +1,24 @@
 package par
 
-import "cmp"
+import (
+	"cmp"
+	"slices"
+)
 
-// Min returns the minimal value in s, as slices.Min does: it panics if s is
-// empty, and for floating-point numbers a NaN anywhere makes the result NaN.
-// The built-in min combines the pieces, which is associative and commutative,
-// so the result is exactly that of slices.Min.
+// Min returns the minimal value in s, exactly as slices.Min does: it panics if
+// s is empty, and for floating-point numbers a NaN anywhere makes the result
+// NaN (the same NaN, bit for bit).
 func Min[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
 	if len(s) == 0 {
 		panic("par.Min: empty list")
 	}
-	return MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return min(a, b) }, opts...)
+	m := MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return min(a, b) }, opts...)
+	if m != m {
+		// A NaN: its payload depends on the order of the min operations, so
+		// take the one slices.Min makes. Rare, and no slower than the loop.
+		return slices.Min(s)
+	}
+	return m
 }
 
 // Max returns the maximal value in s, as slices.Max does: it panics if s is
@@ -19,7 +27,11 @@ func Max[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
 	if len(s) == 0 {
 		panic("par.Max: empty list")
 	}
-	return MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return max(a, b) }, opts...)
+	m := MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return max(a, b) }, opts...)
+	if m != m {
+		return slices.Max(s) // a NaN: see Min
+	}
+	return m
 }
 
 // MinFunc returns the minimal value in s according to cmp, as slices.MinFunc

@@ -64,6 +64,9 @@ func configure(opts []Option) config {
 	for _, o := range opts {
 		switch o.kind {
 		case optPool:
+			if o.pool.p.Closed() {
+				panic(sched.ErrClosed) // whether or not the call would reach the pool
+			}
 			c.pool = o.pool
 		case optGrain:
 			c.grain = o.n

@@ -25,6 +25,12 @@ func Sum[S ~[]E, E Number](s S, opts ...Option) E {
 		return 0
 	}
 	c := configure(opts)
+	// The range is one of blocks: grains given in elements become blocks, so
+	// that no piece cuts a block of the canonical tree.
+	if c.grain > 0 {
+		c.grain = max(1, c.grain/split.Block)
+	}
+	c.minLen = max(1, c.minLen/split.Block)
 	var zero E
 	add := func(a, b E) E { return a + b }
 	return run(&c, blocks, &body[E]{

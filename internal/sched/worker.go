@@ -79,16 +79,16 @@ func (w *Worker) random() uint64 {
 
 // Push adds j to the worker's tasks, newest last.
 //
-// Tasks are published lazily. While no worker of the pool is idle (none
-// searching, none parked), nobody could steal j, so it goes on a private stack
-// that costs no atomic operation. As soon as a push or pop sees an idle
-// worker, every private task moves to the public deque, oldest first, and a
-// sleeping worker is woken. Because the private tasks are always the newest,
-// the public deque's order, oldest at the top for thieves, is kept.
-// (Compare Lace's split deque, van Dijk and van de Pol 2014, whose owner
-// moves the split point on a thief's request.)
+// Tasks are published lazily. The oldest pending task, the largest, is always
+// public, so a worker that turns idle finds it at once; a newer one goes on a
+// private stack, which costs no atomic operation, while the public deque is
+// not empty and no worker of the pool is idle. When a push finds the public
+// deque empty or a worker idle, every private task moves to the public deque,
+// oldest first, before the new one. The private tasks are always the newest,
+// so the public deque keeps its order, oldest at the top for thieves. (Lace's
+// split deque, van Dijk and van de Pol 2014, keeps a private part likewise.)
 func (w *Worker) Push(j *Job) {
-	if w.pool.idle.Load() == 0 { // a hint: a worker that turns idle right after is served at the next push or pop
+	if w.dq.Len() > 0 && w.pool.idle.Load() == 0 { // hints: a thief that takes the last public task makes the next push public
 		w.priv = append(w.priv, j)
 		return
 	}

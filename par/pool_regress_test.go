@@ -7,7 +7,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestClosedPoolSmallCallPanics shows a bug: Pool.Close says "calls made after
+// TestClosedPoolSmallCallPanics checks a fixed bug: Pool.Close says "calls made after
 // Close panic", but a call directed at a closed pool with OnPool returns
 // normally when it is small enough to finish in its sequential prefix (about
 // 20µs of work on the caller) without reaching the pool. Whether a call panics

@@ -9,7 +9,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestSumFineGrainChangesBits shows a bug: Sum says a float sum is computed
+// TestSumFineGrainChangesBits checks a fixed bug: Sum says a float sum is computed
 // "over a tree that depends only on len(s)", so that the same input gives a
 // bit-identical result, but a grain that cuts the range below the 128-element
 // blocks of that tree changes the result. The leaves of such a cut are added

@@ -7,7 +7,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestForkWhileBusyIsStolenLater shows a bug of the lazy publication of forks
+// TestForkWhileBusyIsStolenLater checks a fixed bug: of the lazy publication of forks
 // (internal/sched, Worker.Push): a fork made while no pool worker is idle goes
 // on the forker's private stack, and it is published only at the forker's next
 // push or pop. If the forker then runs a long first half that forks nothing,

@@ -10,7 +10,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestMinMaxNaNBits shows a bug against Min's and Max's documentation, which
+// TestMinMaxNaNBits checks a fixed bug: against Min's and Max's documentation, which
 // says the result "is exactly that of slices.Min": with a NaN in the input the
 // bits of the NaN differ. On amd64 the built-in min and max build a NaN result
 // by or-ing the operands' bits, so the payload depends on which values are

@@ -8,7 +8,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestJoin2NilFunctionMessage shows a bug, a small one: every other function
+// TestJoin2NilFunctionMessage checks a fixed bug: a small one: every other function
 // of the package checks its function parameters and panics with a message that
 // names the parameter ("par: Worker.Join: a is nil"), but Join2 calls a nil fa
 // or fb as it is, so the caller gets a runtime error (a nil pointer

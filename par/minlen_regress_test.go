@@ -9,7 +9,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestMinLenShortPieces shows a bug: WithMinLen(n) says a call "never makes a
+// TestMinLenShortPieces checks a fixed bug: WithMinLen(n) says a call "never makes a
 // piece shorter than n elements", but the sequential prefix that every
 // adaptive call starts with cuts pieces of 1, 8 and 64 elements regardless of
 // it (bridge.go, run). ForRange hands those pieces to its callback, which is
