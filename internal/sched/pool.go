@@ -100,6 +100,7 @@ func (p *Pool) acquire() *Worker {
 		p.freeSeats = w.next
 		w.next = nil
 		p.mu.Unlock()
+		w.beginBusy() // the caller works on its own call from now on
 		return w
 	}
 	old := *p.table.Load()
@@ -109,6 +110,7 @@ func (p *Pool) acquire() *Worker {
 	t[len(old)] = w
 	p.table.Store(&t) // publishes the new seat to thieves
 	p.mu.Unlock()
+	w.beginBusy()
 	return w
 }
 
