@@ -7,11 +7,11 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-func fibJoin2(w *par.Worker, n int) int {
+func fibJoin2Alloc(w *par.Worker, n int) int {
 	if n < 2 {
 		return n
 	}
-	a, b := par.Join2(w, fibJoin2, n-1, fibJoin2, n-2)
+	a, b := par.Join2(w, fibJoin2Alloc, n-1, fibJoin2Alloc, n-2)
 	return a + b
 }
 
@@ -24,7 +24,7 @@ func TestJoin2DoesNotAllocatePerFork(t *testing.T) {
 	defer p.Close()
 	var r int
 	allocs := testing.AllocsPerRun(20, func() {
-		par.Do(func(w *par.Worker) { r = fibJoin2(w, 20) }, par.OnPool(p))
+		par.Do(func(w *par.Worker) { r = fibJoin2Alloc(w, 20) }, par.OnPool(p))
 	})
 	assert.Equal(t, 6765, r)
 	assert.Less(t, allocs, 100.0, "fib(20) with Join2 made %.0f allocations for 10,945 forks", allocs)
