@@ -1,0 +1,32 @@
+package sched_test
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/weftgo/weft/internal/sched"
+)
+
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkIdleCPU reports the CPU time the process spends during one second
+// of idleness after a burst of work: a parked pool must burn nothing. Run it
+// with -benchtime 1x; the metric is CPU nanoseconds per idle second.
+func BenchmarkIdleCPU(b *testing.B) {
+	p := sched.New(0)
+	defer p.Close()
+	for b.Loop() {
+		p.Run(func(w *sched.Worker) { fib(w, 25) })
+		time.Sleep(10 * time.Millisecond) // the search rounds end and every worker parks
+		before := cpuTime(b)
+		time.Sleep(time.Second)
+		b.ReportMetric(float64(cpuTime(b)-before), "cpu-ns/idle-s")
+	}
+}
