@@ -77,6 +77,9 @@ func New[T any]() Worker[T] {
 // rounded up to a power of two (at least 2). Tests use a tiny capacity to make
 // the buffer grow often.
 func NewCap[T any](capacity int) Worker[T] {
+	if capacity > 1<<40 {
+		panic("deque: NewCap: capacity too large")
+	}
 	c := int64(2)
 	for c < int64(capacity) {
 		c <<= 1
