@@ -24,18 +24,19 @@ func (e errIndex) Error() string { return fmt.Sprintf("element %d failed", e.i) 
 var errSizes = []int{0, 1, 2, 3, 17, 1000, 1_000_000}
 
 type errPool struct {
-	name string
-	opts []par.Option
+	name    string
+	workers int
+	opts    []par.Option
 }
 
 // errPools returns the default pool and pools of 1, 2 and 8 workers, closed
 // when t ends.
 func errPools(t *testing.T) []errPool {
-	ps := []errPool{{name: "default"}}
+	ps := []errPool{{name: "default", workers: runtime.GOMAXPROCS(0)}}
 	for _, w := range []int{1, 2, 8} {
 		p := par.NewPool(par.Workers(w))
 		t.Cleanup(p.Close)
-		ps = append(ps, errPool{name: fmt.Sprintf("workers=%d", w), opts: []par.Option{par.OnPool(p)}})
+		ps = append(ps, errPool{name: fmt.Sprintf("workers=%d", w), workers: w, opts: []par.Option{par.OnPool(p)}})
 	}
 	return ps
 }
@@ -341,9 +342,11 @@ func TestErrParentCancel(t *testing.T) {
 }
 
 // TestErrStartsAfterError counts the calls of f that start after the failing
-// call has returned its error: only those whose check of the stop flag came
-// just before it may, one per goroutine in the call, so a generous bound of
-// 5% of the elements must hold.
+// call has returned its error, for which a generous bound of 5% of the
+// elements must hold, and those that start with ctx' already cancelled: the
+// flag is set before ctx' is cancelled, so these are calls whose check of the
+// flag came just before it was set, at most one per goroutine in the call (the
+// pool's workers and the caller).
 func TestErrStartsAfterError(t *testing.T) {
 	const n = 1_000_000
 	for _, p := range errPools(t) {
@@ -362,11 +365,14 @@ func TestErrStartsAfterError(t *testing.T) {
 						s[i] = i
 					}
 					var failed atomic.Bool
-					var late, calls atomic.Int64
-					err := par.ForEachErr(context.Background(), s, func(_ context.Context, i int) error {
+					var late, afterCancel, calls atomic.Int64
+					err := par.ForEachErr(context.Background(), s, func(ctx context.Context, i int) error {
 						calls.Add(1)
 						if failed.Load() {
 							late.Add(1)
+						}
+						if ctx.Err() != nil {
+							afterCancel.Add(1)
 						}
 						if i == k {
 							failed.Store(true)
@@ -376,6 +382,7 @@ func TestErrStartsAfterError(t *testing.T) {
 					}, opts...)
 					require.Equal(t, errIndex{k}, err)
 					require.Less(t, late.Load(), int64(n/20), "elements kept starting after the error")
+					require.LessOrEqual(t, afterCancel.Load(), int64(p.workers+1), "elements started after the stop flag was set")
 					if k == 0 && grain == 0 {
 						// Element 0 runs first, alone on the caller.
 						require.Equal(t, int64(1), calls.Load())
@@ -383,6 +390,56 @@ func TestErrStartsAfterError(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestErrParentEndStops runs the call in order on the caller with a single P,
+// so that the goroutine on which context.AfterFunc runs the function that sets
+// the stop flag gets to run only when the caller lets it. f ignores its
+// context, so only the flag and the polls of ctx'.Done() can stop the call.
+func TestErrParentEndStops(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const n = 1_000_000
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	for _, yield := range []bool{false, true} {
+		t.Run(fmt.Sprintf("yield=%v", yield), func(t *testing.T) {
+			cause := errors.New("parent ended")
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var ours atomic.Bool // set by an AfterFunc of the test's own
+			stop := context.AfterFunc(ctx, func() { ours.Store(true) })
+			defer stop()
+			var calls atomic.Int64
+			const k = 1000
+			err := par.ForEachErr(ctx, s, func(_ context.Context, i int) error {
+				calls.Add(1)
+				switch {
+				case i == k:
+					cancel(cause)
+				case i == k+1 && yield:
+					// Let the AfterFunc goroutines run: the call's sets the flag,
+					// so no element after this one may start.
+					for r := 0; r < 1000 && !ours.Load(); r++ {
+						runtime.Gosched()
+					}
+					for range 10 {
+						runtime.Gosched()
+					}
+				}
+				return nil
+			}, par.WithGrain(n))
+			require.Equal(t, cause, err)
+			if yield {
+				require.True(t, ours.Load())
+				require.Equal(t, int64(k+2), calls.Load(), "elements started after the stop flag was set")
+			} else {
+				// The poll of ctx'.Done() stops the call within 64 elements.
+				require.LessOrEqual(t, calls.Load(), int64(k+1+64), "elements kept starting after the parent ended")
+			}
+		})
 	}
 }
 
@@ -535,7 +592,7 @@ func TestErrPanicWakesBlocked(t *testing.T) {
 						select {
 						case <-ctx.Done():
 							woken.Store(true)
-						case <-time.After(time.Minute): // turns a hang into a failure
+						case <-time.After(20 * time.Second): // turns a hang into a failure
 						}
 					case 40:
 						panic("boom")
