@@ -50,8 +50,9 @@ import (
 // blocked on it return), and the panic reaches the caller with its original
 // value once the calls in progress have returned.
 //
-// MapErr panics if ctx or f is nil. Besides the result, a call allocates
-// about six small records; see ForEachErr for the cost per element.
+// MapErr panics if ctx or f is nil. Besides the result, a call allocates six
+// small records, and four more if ctx can end (Map allocates three); see
+// ForEachErr for the cost per element.
 func MapErr[S ~[]E, E, R any](ctx context.Context, s S, f func(context.Context, E) (R, error), opts ...Option) ([]R, error) {
 	if ctx == nil {
 		panic("par: MapErr: ctx is nil")
@@ -185,11 +186,16 @@ func runErr(parent context.Context, n int, loop func(x *errCall, lo, hi int) int
 	x := &errCall{parent: parent}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
 	defer x.cancel(nil) // a call of f that kept ctx' sees it end here at the latest
-	x.ctxDone = x.ctx.Done()
-	stopOnEnd := context.AfterFunc(parent, func() {
-		x.b.stop.Store(true) // seen by every element loop and every leaf not yet started
-	})
-	defer stopOnEnd() // after the call, the parent's end concerns it no longer
+	if parent.Done() != nil {
+		// A parent that can end is watched. One that cannot (Background,
+		// TODO) leaves ctxDone nil, never ready: then ctx' ends only after
+		// the stop flag is set, and the call saves three allocations.
+		x.ctxDone = x.ctx.Done()
+		stopOnEnd := context.AfterFunc(parent, func() {
+			x.b.stop.Store(true) // seen by every element loop and every leaf not yet started
+		})
+		defer stopOnEnd() // after the call, the parent's end concerns it no longer
+	}
 	x.b.leaf = func(lo, hi int) struct{} {
 		ok := false
 		defer func() {

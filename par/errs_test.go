@@ -701,3 +701,93 @@ func TestErrNoGoroutineLeak(t *testing.T) {
 	require.LessOrEqual(t, after, before, "goroutines left behind by the calls")
 	live.cancel()
 }
+
+var errBenchSink error
+
+// BenchmarkForEachErr compares ForEachErr with the plain loop and with
+// ForEach, all calling the same cheap f through a func value, to show what the
+// error path (the stop flag, the poll of ctx', the error result) costs.
+func BenchmarkForEachErr(b *testing.B) {
+	errNeg := errors.New("negative")
+	f := func(_ context.Context, x int) error {
+		if x < 0 {
+			return errNeg
+		}
+		return nil
+	}
+	g := func(x int) {
+		if x < 0 {
+			errBenchSink = errNeg
+		}
+	}
+	ctx := context.Background()
+	for _, n := range []int{1000, 1_000_000} {
+		s := errInput(n)
+		b.Run(fmt.Sprintf("n=%d/loop", n), func(b *testing.B) {
+			for b.Loop() {
+				var err error
+				for _, x := range s {
+					if err = f(ctx, x); err != nil {
+						break
+					}
+				}
+				errBenchSink = err
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("n=%d/ForEach", n), func(b *testing.B) {
+			for b.Loop() {
+				par.ForEach(s, g)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("n=%d/ForEachErr", n), func(b *testing.B) {
+			for b.Loop() {
+				errBenchSink = par.ForEachErr(ctx, s, f)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+	}
+}
+
+// BenchmarkMapErr compares MapErr with the plain loop and with Map.
+func BenchmarkMapErr(b *testing.B) {
+	errNeg := errors.New("negative")
+	f := func(_ context.Context, x int) (int, error) {
+		if x < 0 {
+			return 0, errNeg
+		}
+		return x * 2, nil
+	}
+	g := func(x int) int { return x * 2 }
+	ctx := context.Background()
+	for _, n := range []int{1000, 1_000_000} {
+		s := errInput(n)
+		b.Run(fmt.Sprintf("n=%d/loop", n), func(b *testing.B) {
+			for b.Loop() {
+				out := make([]int, n)
+				var err error
+				for i, x := range s {
+					if out[i], err = f(ctx, x); err != nil {
+						out = nil
+						break
+					}
+				}
+				errBenchSink = err
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("n=%d/Map", n), func(b *testing.B) {
+			for b.Loop() {
+				_ = par.Map(s, g)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("n=%d/MapErr", n), func(b *testing.B) {
+			for b.Loop() {
+				_, errBenchSink = par.MapErr(ctx, s, f)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+	}
+}
