@@ -17,7 +17,7 @@ import (
 func TestBridgeSplitsAfterStop(t *testing.T) {
 	p := par.NewPool(par.Workers(2))
 	defer p.Close()
-	const n = 1_000_000
+	const n = 100_000 // enough to tell a handful of forks from n, quick under -race
 	s := make([]int, n)
 	before := p.Stats().Total()
 	require.Equal(t, 0, par.FindIndex(s, func(int) bool { return true }, par.WithGrain(1), par.OnPool(p)))
