@@ -100,9 +100,14 @@ func MapErr[S ~[]E, E, R any](ctx context.Context, s S, f func(context.Context, 
 // by the calls of f happen before ForEachErr returns; a panic in f reaches the
 // caller with its original value. ForEachErr panics if ctx or f is nil.
 //
-// Checking the stop flag before each element is one load of a word that is
-// written once, so the error path costs little beside ForEach: see
-// BenchmarkForEachErr for the measured ratio.
+// The error path costs a load of the stop flag, a word written once, before
+// each element, and a non-blocking receive every 64 elements. With an f that
+// does almost nothing, run on the caller alone (WithGrain(len(s))) over a
+// million ints, ForEachErr took 1.18 times as long as ForEach and 1.19 times
+// as long as the plain loop calling f, and MapErr 1.11 times as long as Map
+// and as the loop (medians of `go test ./par -run XXX -bench
+// 'Err//interleaved' -count 10`, on a 2-core machine shared with other
+// work); the ratio falls towards 1 as f grows.
 func ForEachErr[S ~[]E, E any](ctx context.Context, s S, f func(context.Context, E) error, opts ...Option) error {
 	if ctx == nil {
 		panic("par: ForEachErr: ctx is nil")

@@ -71,9 +71,9 @@ func seqMapErr(ctx context.Context, s []int, f func(context.Context, int) (int, 
 	return out, nil
 }
 
-// bothErr runs MapErr and ForEachErr with the same per-index function and
-// checks that they agree; it returns MapErr's results.
-// reset, if not nil, is called between the two.
+// bothErr runs MapErr and ForEachErr with the same per-index function, calling
+// reset (if not nil) between the two, and checks that they agree; it returns
+// MapErr's results.
 func bothErr(t *testing.T, ctx context.Context, n int, g func(ctx context.Context, i int) (int, error), reset func(), opts []par.Option) ([]int, error) {
 	t.Helper()
 	idx := make([]int, n)
@@ -104,17 +104,24 @@ func TestMapErrOracle(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/n=%d", p.name, n), func(t *testing.T) {
 				s := errInput(n)
 				f := func(ctx context.Context, x int) (int, error) {
-					if ctx.Err() != nil {
+					select {
+					case <-ctx.Done():
 						return 0, errors.New("ctx ended during a successful call")
+					default:
 					}
 					return x*3 + 1, nil
 				}
 				want, werr := seqMapErr(context.Background(), s, f)
 				require.NoError(t, werr)
-				got, err := par.MapErr(context.Background(), s, f, p.opts...)
-				require.NoError(t, err)
-				require.NotNil(t, got)
-				require.True(t, slices.Equal(want, got), "MapErr differs from the loop")
+				// A parent that can end, but does not, takes the path that watches it.
+				live, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				for _, ctx := range []context.Context{context.Background(), live} {
+					got, err := par.MapErr(ctx, s, f, p.opts...)
+					require.NoError(t, err)
+					require.NotNil(t, got)
+					require.True(t, slices.Equal(want, got), "MapErr differs from the loop")
+				}
 
 				seen := make([]atomic.Int32, n)
 				idx := make([]int, n)
@@ -770,6 +777,13 @@ func BenchmarkForEachErr(b *testing.B) {
 			})
 		}
 		b.Run(fmt.Sprintf("n=%d/interleaved", n), func(b *testing.B) { errInterleaved(b, loop, plain, withErr) })
+		// WithGrain(n) runs both calls on the caller alone: what is left over
+		// the loop is the cost per element of each path, without the pool.
+		b.Run(fmt.Sprintf("n=%d/interleaved-caller", n), func(b *testing.B) {
+			errInterleaved(b, loop,
+				func() { par.ForEach(s, g, par.WithGrain(n)) },
+				func() { errBenchSink = par.ForEachErr(ctx, s, f, par.WithGrain(n)) })
+		})
 	}
 }
 
@@ -813,6 +827,11 @@ func BenchmarkMapErr(b *testing.B) {
 			})
 		}
 		b.Run(fmt.Sprintf("n=%d/interleaved", n), func(b *testing.B) { errInterleaved(b, loop, plain, withErr) })
+		b.Run(fmt.Sprintf("n=%d/interleaved-caller", n), func(b *testing.B) {
+			errInterleaved(b, loop,
+				func() { sink = par.Map(s, g, par.WithGrain(n)) },
+				func() { sink, errBenchSink = par.MapErr(ctx, s, f, par.WithGrain(n)) })
+		})
 		_ = sink
 	}
 }
