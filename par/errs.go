@@ -19,8 +19,9 @@ import (
 //     goroutine (the workers of the pool and the caller). The end of ctx sets
 //     the flag through context.AfterFunc, whose function runs on a goroutine
 //     of its own and so a moment later, and the goroutines in the call also
-//     look at ctx'.Done() every 64 elements: after the end of ctx, each starts
-//     at most 64 more, and those see ctx' already cancelled;
+//     look at ctx'.Done() every 64 elements: after the end of ctx, each piece
+//     of the slice in progress starts at most 64 more, and those see ctx'
+//     already cancelled;
 //   - ctx' is cancelled, and context.Cause(ctx') tells why: the first error,
 //     or the cause of ctx's end;
 //   - MapErr returns once the calls already running have returned. It does not

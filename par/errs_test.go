@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
@@ -299,6 +298,9 @@ func TestErrParentCancel(t *testing.T) {
 					var once sync.Once
 					var cancelled atomic.Bool
 					var late atomic.Int64 // calls started after cancel returned
+					// ctx' is closed by then, and each goroutine in the call looks
+					// at it every 64 elements.
+					lateMax := int64(64 * (p.workers + 1))
 					go func() {
 						<-blocked
 						cancel(cause)
@@ -325,21 +327,13 @@ func TestErrParentCancel(t *testing.T) {
 						}
 						return nil
 					}, p.opts...)
-					if reply != "ignore" {
-						// The first call to return after the cancellation stops the call.
+					require.LessOrEqual(t, late.Load(), lateMax, "elements kept starting after the parent ended")
+					if reply != "ignore" || n == 1_000_000 {
 						require.Equal(t, cause, err)
-						if n == 1_000_000 {
-							assert.Less(t, late.Load(), int64(n/20), "elements kept starting after the parent ended")
-						}
-						return
-					}
-					// f never fails: only the stop flag and the polls of ctx'.Done()
-					// stop the call, so the few elements left may all have run by
-					// then.
-					if n == 1_000_000 {
-						require.Equal(t, cause, err)
-						assert.Less(t, late.Load(), int64(n/20), "elements kept starting after the parent ended")
 					} else if err != nil {
+						// f never fails: only the stop flag and the polls of
+						// ctx'.Done() stop the call, so the few elements left may
+						// all have run by then, and the result stands.
 						require.Equal(t, cause, err)
 					}
 				})
@@ -348,12 +342,14 @@ func TestErrParentCancel(t *testing.T) {
 	}
 }
 
-// TestErrStartsAfterError counts the calls of f that start after the failing
-// call has returned its error, for which a generous bound of 5% of the
-// elements must hold, and those that start with ctx' already cancelled: the
-// flag is set before ctx' is cancelled, so these are calls whose check of the
-// flag came just before it was set, at most one per goroutine in the call (the
-// pool's workers and the caller).
+// TestErrStartsAfterError counts the calls of f that start after the error
+// was recorded, which they see as ctx' already cancelled: the stop flag is set
+// before ctx' is cancelled, so these are calls whose check of the flag came
+// just before it was set, at most one per goroutine in the call (the pool's
+// workers and the caller). The calls that start between the return of the
+// failing call and the recording of its error are not counted: the goroutine
+// that records it may be descheduled in between, for as long as the machine
+// likes.
 func TestErrStartsAfterError(t *testing.T) {
 	const n = 1_000_000
 	for _, p := range errPools(t) {
@@ -371,25 +367,22 @@ func TestErrStartsAfterError(t *testing.T) {
 					for i := range s {
 						s[i] = i
 					}
-					var failed atomic.Bool
-					var late, afterCancel, calls atomic.Int64
+					var afterCancel, calls atomic.Int64
 					err := par.ForEachErr(context.Background(), s, func(ctx context.Context, i int) error {
 						calls.Add(1)
-						if failed.Load() {
-							late.Add(1)
-						}
 						if ctx.Err() != nil {
 							afterCancel.Add(1)
 						}
 						if i == k {
-							failed.Store(true)
 							return errIndex{i}
 						}
 						return nil
 					}, opts...)
 					require.Equal(t, errIndex{k}, err)
-					require.Less(t, late.Load(), int64(n/20), "elements kept starting after the error")
-					require.LessOrEqual(t, afterCancel.Load(), int64(p.workers+1), "elements started after the stop flag was set")
+					require.LessOrEqual(t, afterCancel.Load(), int64(p.workers+1), "elements started after the error was recorded")
+					if k == n/2 {
+						require.Less(t, calls.Load(), int64(n), "the error stopped nothing")
+					}
 					if k == 0 && grain == 0 {
 						// Element 0 runs first, alone on the caller.
 						require.Equal(t, int64(1), calls.Load())
