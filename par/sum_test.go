@@ -109,11 +109,10 @@ func TestSumFloatErrorBound(t *testing.T) {
 }
 
 // TestSumFloatDeterministic sums the same million floats on pools of several
-// sizes, many times, and with options that change how the range is cut: the
-// bits of the result must never change. The options here keep every piece at
-// least 128 long, a node of Sum's canonical tree whatever the timing; the
-// default splitter, which may cut finer when pieces are stolen, is in
-// sum_bug_test.go.
+// sizes, many times, and with options that change how the range is cut, from
+// one block of the canonical tree per piece up: the bits of the result must
+// never change. The 64-worker pool makes thieves cut pieces as finely as the
+// splitter allows.
 func TestSumFloatDeterministic(t *testing.T) {
 	in := spreadFloats(newRand(42), 1_000_000)
 	reps := 20
@@ -131,9 +130,13 @@ func TestSumFloatDeterministic(t *testing.T) {
 		name string
 		opts []par.Option
 	}{
-		{"minlen128", []par.Option{par.WithMinLen(128)}},
+		{"adaptive", nil},
+		{"minlen1", []par.Option{par.WithMinLen(1)}},
+		{"minlen100", []par.Option{par.WithMinLen(100)}},
 		{"minlen5000", []par.Option{par.WithMinLen(5000)}},
-		{"grain256", []par.Option{par.WithGrain(256)}},
+		{"grain1", []par.Option{par.WithGrain(1)}},
+		{"grain7", []par.Option{par.WithGrain(7)}},
+		{"grain100", []par.Option{par.WithGrain(100)}},
 		{"grain1000", []par.Option{par.WithGrain(1000)}},
 		{"grain65536", []par.Option{par.WithGrain(65_536)}},
 	}
@@ -156,7 +159,7 @@ func TestSumFloatDeterministic(t *testing.T) {
 	want32 := math.Float32bits(par.Sum(in32, par.OnPool(pools[0])))
 	for _, p := range pools {
 		for range reps {
-			got := math.Float32bits(par.Sum(in32, par.OnPool(p), par.WithMinLen(128)))
+			got := math.Float32bits(par.Sum(in32, par.OnPool(p)))
 			require.Equal(t, want32, got, "%s", poolName(p))
 		}
 	}
@@ -192,9 +195,10 @@ func TestSumMoreAccurateThanLoop(t *testing.T) {
 		// must be smaller by a wide margin: where the loop drops every term,
 		// pairwise blocks keep them. Pairwise summation has the better bound,
 		// not a smaller error on every input: on "cancel", whose period of
-		// four matches the four accumulators of a block, the large terms meet
-		// the small ones in every block and Sum's error exceeds the loop's at
-		// some lengths (2752 against 535 for n = 10^5).
+		// four matches the four accumulators of a block, two accumulators
+		// collect the large terms and two the small ones, and joining them
+		// rounds each block's small sum to the large sum's ulp, so Sum's
+		// error exceeds the loop's (1250 against 536 for n = 10^5).
 		noWorse, far bool
 	}{{"tiny", tiny, true, true}, {"mixed", mixed, true, false}, {"cancel", cancel, false, false}}
 	for _, c := range cases {
