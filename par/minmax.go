@@ -12,7 +12,7 @@ func Min[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
 	if len(s) == 0 {
 		panic("par.Min: empty list")
 	}
-	m := MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return min(a, b) }, opts...)
+	m := extreme(s, true, opts)
 	if m != m {
 		// A NaN: its payload depends on the order of the min operations, so
 		// take the one slices.Min makes. Rare, and no slower than the loop.
@@ -27,11 +27,37 @@ func Max[S ~[]E, E cmp.Ordered](s S, opts ...Option) E {
 	if len(s) == 0 {
 		panic("par.Max: empty list")
 	}
-	m := MapReduce(s[1:], func(e E) E { return e }, s[0], func(a, b E) E { return max(a, b) }, opts...)
+	m := extreme(s, false, opts)
 	if m != m {
 		return slices.Max(s) // a NaN: see Min
 	}
 	return m
+}
+
+// extreme folds s with the built-in min (isMin) or max: the leaves loop with
+// the built-in itself, which the compiler inlines, not through a func value.
+func extreme[S ~[]E, E cmp.Ordered](s S, isMin bool, opts []Option) E {
+	c := configure(opts)
+	op := func(a, b E) E { return max(a, b) }
+	if isMin {
+		op = func(a, b E) E { return min(a, b) }
+	}
+	return run(&c, len(s), &body[E]{
+		leaf: func(lo, hi int) E {
+			m := s[lo]
+			if isMin {
+				for _, e := range s[lo+1 : hi] {
+					m = min(m, e)
+				}
+			} else {
+				for _, e := range s[lo+1 : hi] {
+					m = max(m, e)
+				}
+			}
+			return m
+		},
+		combine: op,
+	})
 }
 
 // MinFunc returns the minimal value in s according to cmp, as slices.MinFunc
