@@ -64,9 +64,10 @@ func runTask(w *Worker, j *Job) {
 // the pool, but with no guarantee of order against the tasks of calls. It
 // panics with ErrClosed if p is closed. Any goroutine.
 func (p *Pool) Spawn(f func(w *Worker)) *Task {
-	if p.closed.Load() {
+	if !p.enter() {
 		panic(ErrClosed)
 	}
+	defer p.leave() // after the push: a worker of a closing pool sees the job before the count drops
 	t := &Task{f: f, done: make(chan struct{})}
 	t.Job.Init(nil, runTask)
 	p.Inject(&t.Job)

@@ -89,9 +89,7 @@ func (p *Pool) TryRun(f func(w *Worker)) bool {
 
 // acquire returns a free seat, or nil if the pool is closed.
 func (p *Pool) acquire() *Worker {
-	p.calls.Add(1)       // before the closed check: Close's drain sees this call
-	if p.closed.Load() { // after the increment (sequential consistency)
-		p.calls.Add(-1)
+	if !p.enter() {
 		return nil
 	}
 	p.mu.Lock()
@@ -123,7 +121,37 @@ func (p *Pool) release(w *Worker) {
 	w.next = p.freeSeats
 	p.freeSeats = w
 	p.mu.Unlock()
-	p.calls.Add(-1)
+	p.leave()
+}
+
+// enter counts a call or a submission in progress and reports false, counting
+// nothing, if p is closed. The workers of a closed pool stay until the count
+// is zero, so that nothing entered before Close is left without them.
+func (p *Pool) enter() bool {
+	p.calls.Add(1)       // before the closed check: a worker deciding to exit sees this call
+	if p.closed.Load() { // after the increment (sequential consistency)
+		p.leave()
+		return false
+	}
+	return true
+}
+
+// leave ends what enter counted; the last one out of a closed pool lets its
+// workers go.
+func (p *Pool) leave() {
+	if p.calls.Add(-1) == 0 && p.closed.Load() { // the decrement comes before the load: see exiting
+		for _, w := range p.workers {
+			w.unpark(wakeClose)
+		}
+	}
+}
+
+// exiting reports whether a worker may exit: the pool is closed, no call or
+// submission is in progress, and no job is in sight. A worker rechecks it
+// after marking itself asleep, and leave and Close unpark every worker after
+// changing what it reads, so none misses its moment.
+func (p *Pool) exiting() bool {
+	return p.closed.Load() && p.calls.Load() == 0 && !p.hasWork()
 }
 
 // Inject submits a job that no worker waits for; a worker runs it soon. The
@@ -136,10 +164,11 @@ func (p *Pool) Inject(j *Job) {
 	p.notify()
 }
 
-// Close stops the pool: calls made after it panic with ErrClosed, the workers
-// finish every task in sight and exit, and Close returns once they have. Calls
-// in progress still complete, their callers doing the rest of their work. Close
-// must not be called from a task of p. Any goroutine; later calls do nothing.
+// Close stops the pool: calls and submissions made after it panic with
+// ErrClosed; the workers go on helping the calls in progress and running the
+// submitted tasks, then exit; Close returns once they have. So Close waits for
+// the calls in progress, and must not be called from a task of p. Any
+// goroutine; later calls do nothing.
 func (p *Pool) Close() {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true) // before the unparks: a worker about to park rechecks it

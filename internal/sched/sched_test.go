@@ -389,7 +389,7 @@ func TestUseAfterClose(t *testing.T) {
 func TestCallInProgressSurvivesClose(t *testing.T) {
 	p := sched.New(2)
 	started := make(chan struct{})
-	done := make(chan int)
+	done := make(chan int, 1)
 	go func() {
 		p.Run(func(w *sched.Worker) {
 			close(started)
@@ -397,7 +397,7 @@ func TestCallInProgressSurvivesClose(t *testing.T) {
 		})
 	}()
 	<-started
-	p.Close()
+	p.Close() // waits for the call in progress, whose workers stay to help
 	require.Equal(t, 17711, <-done)
 }
 
@@ -437,4 +437,34 @@ func TestStats(t *testing.T) {
 	require.EqualValues(t, 28656, tasks+inline)
 	require.Equal(t, steals, tasks, "every task run here was stolen")
 	require.Greater(t, s.Uptime, time.Duration(0))
+}
+
+func TestSpawnRacingClose(t *testing.T) {
+	// A task that Spawn accepted runs even when Close races with it: the
+	// workers of a closing pool stay until every submission is in.
+	for i := 0; i < scale(2000, 200); i++ {
+		p := sched.New(2)
+		closed := make(chan struct{})
+		go func() {
+			p.Close()
+			close(closed)
+		}()
+		var task *sched.Task
+		func() {
+			defer func() {
+				if r := recover(); r != nil && r != sched.ErrClosed {
+					panic(r)
+				}
+			}()
+			task = p.Spawn(func(*sched.Worker) {})
+		}()
+		if task != nil {
+			select {
+			case <-task.Finished():
+			case <-time.After(30 * time.Second):
+				t.Fatalf("round %d: an accepted task never ran", i)
+			}
+		}
+		<-closed
+	}
 }

@@ -45,7 +45,7 @@ func (w *Worker) park(recheck func() bool) wakeReason {
 	if h := parkHook.Load(); h != nil { // tests only
 		(*h)(w)
 	}
-	if recheck() || (w.isPool && p.closed.Load()) {
+	if recheck() || (w.isPool && p.exiting()) {
 		if w.asleep.CompareAndSwap(true, false) { // nobody unparked us: take the mark back
 			if w.isPool {
 				p.idle.Add(-sleeperOne)
