@@ -40,32 +40,50 @@ func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] 
 		panic("par: MapSeq: f is nil")
 	}
 	c := configure(opts)
-	var zero R
 	return func(yield func(R) bool) {
-		var outs [][]R // per slot; a worker writes only the one of its batch
-		newSeqRun(c, &seqOps[E, struct{}]{
-			one: func(e E) bool { return yield(f(e)) },
-			leaf: func(k int, in []E, lo, hi int) struct{} {
-				out := outs[k][lo:hi]
-				for i, e := range in[lo:hi] {
-					out[i] = f(e)
-				}
-				return struct{}{}
-			},
-			init:    func(n int) { outs = make([][]R, n) },
-			prepare: func(k, n int) { outs[k] = resized(outs[k], n) },
-			emit: func(k int, _ []E, _ struct{}) bool {
-				for _, x := range outs[k] {
-					if !yield(x) {
-						return false
-					}
-				}
-				return true
-			},
-			outBytes: int(unsafe.Sizeof(zero)),
-		}).run(seq)
+		m := &mapSeq[E, R]{f: f, yield: yield}
+		var zero R
+		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
+		m.run(seq, func(e E) bool {
+			if !m.alone {
+				return m.push(e)
+			}
+			if !yield(f(e)) {
+				return m.stop()
+			}
+			return m.tick()
+		})
 	}
 }
+
+type mapSeq[E, R any] struct {
+	seqRun[E, struct{}]
+	f     func(E) R
+	yield func(R) bool
+	outs  [][]R // per slot; a worker writes only the one of its batch
+}
+
+func (m *mapSeq[E, R]) leaf(k int, in []E, lo, hi int) struct{} {
+	out := m.outs[k][lo:hi]
+	for i, e := range in[lo:hi] {
+		out[i] = m.f(e)
+	}
+	return struct{}{}
+}
+
+func (m *mapSeq[E, R]) emit(k int, _ []E, _ struct{}) bool {
+	for _, x := range m.outs[k] {
+		if !m.yield(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *mapSeq[E, R]) slots(n int)                       { m.outs = make([][]R, n) }
+func (m *mapSeq[E, R]) prepare(k, n int)                  { m.outs[k] = resized(m.outs[k], n) }
+func (*mapSeq[E, R]) combine(struct{}, struct{}) struct{} { return struct{}{} }
+func (*mapSeq[E, R]) tail([]E)                            {}
 
 // FilterSeq returns the sequence of the elements of seq for which keep is
 // true, in the order of seq. keep runs in parallel on batches; the rest is as
@@ -79,30 +97,48 @@ func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.S
 	}
 	c := configure(opts)
 	return func(yield func(E) bool) {
-		var masks [][]bool
-		newSeqRun(c, &seqOps[E, struct{}]{
-			one: func(e E) bool { return !keep(e) || yield(e) },
-			leaf: func(k int, in []E, lo, hi int) struct{} {
-				m := masks[k][lo:hi]
-				for i, e := range in[lo:hi] {
-					m[i] = keep(e)
-				}
-				return struct{}{}
-			},
-			init:    func(n int) { masks = make([][]bool, n) },
-			prepare: func(k, n int) { masks[k] = resized(masks[k], n) },
-			emit: func(k int, in []E, _ struct{}) bool {
-				for i, ok := range masks[k] {
-					if ok && !yield(in[i]) {
-						return false
-					}
-				}
-				return true
-			},
-			outBytes: 1,
-		}).run(seq)
+		m := &filterSeq[E]{keep: keep, yield: yield}
+		m.init(c, m, seqShape{outBytes: 1})
+		m.run(seq, func(e E) bool {
+			if !m.alone {
+				return m.push(e)
+			}
+			if keep(e) && !yield(e) {
+				return m.stop()
+			}
+			return m.tick()
+		})
 	}
 }
+
+type filterSeq[E any] struct {
+	seqRun[E, struct{}]
+	keep  func(E) bool
+	yield func(E) bool
+	masks [][]bool // per slot, as mapSeq.outs
+}
+
+func (m *filterSeq[E]) leaf(k int, in []E, lo, hi int) struct{} {
+	mask := m.masks[k][lo:hi]
+	for i, e := range in[lo:hi] {
+		mask[i] = m.keep(e)
+	}
+	return struct{}{}
+}
+
+func (m *filterSeq[E]) emit(k int, in []E, _ struct{}) bool {
+	for i, ok := range m.masks[k] {
+		if ok && !m.yield(in[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *filterSeq[E]) slots(n int)                       { m.masks = make([][]bool, n) }
+func (m *filterSeq[E]) prepare(k, n int)                  { m.masks[k] = resized(m.masks[k], n) }
+func (*filterSeq[E]) combine(struct{}, struct{}) struct{} { return struct{}{} }
+func (*filterSeq[E]) tail([]E)                            {}
 
 // ForEachSeq calls f for every element of seq, in parallel on batches of seq,
 // and returns when every call has returned; writes made by f happen before it
@@ -115,18 +151,34 @@ func ForEachSeq[E any](seq iter.Seq[E], f func(E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEachSeq: f is nil")
 	}
-	c := configure(opts)
-	newSeqRun(c, &seqOps[E, struct{}]{
-		one: func(e E) bool { f(e); return true },
-		leaf: func(_ int, in []E, lo, hi int) struct{} {
-			for _, e := range in[lo:hi] {
-				f(e)
-			}
-			return struct{}{}
-		},
-		emit: func(int, []E, struct{}) bool { return true },
-	}).run(seq)
+	m := &forEachSeq[E]{f: f}
+	m.init(configure(opts), m, seqShape{})
+	m.run(seq, func(e E) bool {
+		if !m.alone {
+			return m.push(e)
+		}
+		f(e)
+		return m.tick()
+	})
 }
+
+type forEachSeq[E any] struct {
+	seqRun[E, struct{}]
+	f func(E)
+}
+
+func (m *forEachSeq[E]) leaf(_ int, in []E, lo, hi int) struct{} {
+	for _, e := range in[lo:hi] {
+		m.f(e)
+	}
+	return struct{}{}
+}
+
+func (*forEachSeq[E]) emit(int, []E, struct{}) bool        { return true }
+func (*forEachSeq[E]) slots(int)                           {}
+func (*forEachSeq[E]) prepare(int, int)                    {}
+func (*forEachSeq[E]) combine(struct{}, struct{}) struct{} { return struct{}{} }
+func (*forEachSeq[E]) tail([]E)                            {}
 
 // ReduceSeq combines the elements of seq with op, in parallel on batches of
 // seq. As for Reduce, op must be associative with identity as its identity
@@ -139,22 +191,37 @@ func ReduceSeq[E any](seq iter.Seq[E], identity E, op func(E, E) E, opts ...Opti
 	if op == nil {
 		panic("par: ReduceSeq: op is nil")
 	}
-	c := configure(opts)
-	acc := identity
-	newSeqRun(c, &seqOps[E, E]{
-		one: func(e E) bool { acc = op(acc, e); return true },
-		leaf: func(_ int, in []E, lo, hi int) E {
-			a := identity
-			for _, e := range in[lo:hi] {
-				a = op(a, e)
-			}
-			return a
-		},
-		combine: op,
-		emit:    func(_ int, _ []E, v E) bool { acc = op(acc, v); return true },
-	}).run(seq)
-	return acc
+	m := &reduceSeq[E]{identity: identity, op: op, acc: identity}
+	m.init(configure(opts), m, seqShape{carries: true})
+	m.run(seq, func(e E) bool {
+		if !m.alone {
+			return m.push(e)
+		}
+		m.acc = op(m.acc, e)
+		return m.tick()
+	})
+	return m.acc
 }
+
+type reduceSeq[E any] struct {
+	seqRun[E, E]
+	identity, acc E
+	op            func(E, E) E
+}
+
+func (m *reduceSeq[E]) leaf(_ int, in []E, lo, hi int) E {
+	a := m.identity
+	for _, e := range in[lo:hi] {
+		a = m.op(a, e)
+	}
+	return a
+}
+
+func (m *reduceSeq[E]) emit(_ int, _ []E, v E) bool { m.acc = m.op(m.acc, v); return true }
+func (m *reduceSeq[E]) combine(a, b E) E            { return m.op(a, b) }
+func (*reduceSeq[E]) slots(int)                     {}
+func (*reduceSeq[E]) prepare(int, int)              {}
+func (*reduceSeq[E]) tail([]E)                      {}
 
 // sumSeqBatch is the length of SumSeq's batches: sumBlock times a power of
 // two, so that a batch is a whole subtree of SumSeq's tree.
@@ -173,28 +240,39 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	if seq == nil {
 		panic("par: SumSeq: seq is nil")
 	}
-	c := configure(opts)
-	var st sumStack[E]
-	newSeqRun(c, &seqOps[E, E]{
-		one: func(e E) bool { st.add(e); return true },
-		leaf: func(_ int, in []E, lo, hi int) E {
-			return pairwise(in[lo:hi])
-		},
-		combine: func(a, b E) E { return a + b },
-		emit: func(_ int, _ []E, v E) bool {
-			st.push(v, bits.TrailingZeros(sumSeqBatch/sumBlock))
-			return true
-		},
-		tail: func(in []E) {
-			for _, e := range in {
-				st.add(e)
-			}
-		},
-		minPiece: sumBlock,
-		fixed:    sumSeqBatch,
-	}).run(seq)
-	return st.total()
+	m := &sumSeq[E]{}
+	m.init(configure(opts), m, seqShape{carries: true, tail: true, minPiece: sumBlock, fixed: sumSeqBatch})
+	m.run(seq, func(e E) bool {
+		if !m.alone {
+			return m.push(e)
+		}
+		m.st.add(e)
+		return m.tick()
+	})
+	return m.st.total()
 }
+
+type sumSeq[E Number] struct {
+	seqRun[E, E]
+	st sumStack[E]
+}
+
+func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise(in[lo:hi]) }
+func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
+
+func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
+	m.st.push(v, bits.TrailingZeros(sumSeqBatch/sumBlock))
+	return true
+}
+
+func (m *sumSeq[E]) tail(in []E) {
+	for _, e := range in {
+		m.st.add(e)
+	}
+}
+
+func (*sumSeq[E]) slots(int)        {}
+func (*sumSeq[E]) prepare(int, int) {}
 
 // sumStack adds a sequence over the pairwise tree of its blocks: the sums of
 // complete subtrees of 2^level blocks, at most one per level, in order.

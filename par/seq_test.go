@@ -706,3 +706,87 @@ func FuzzFilterSeq(f *testing.F) {
 		require.Equal(t, want, got)
 	})
 }
+
+// TestSeqModeFlips makes every pass move between working alone and on the
+// pool after every batch, with batches of varied lengths, and checks results,
+// order, the float tree and early breaks across all those transitions.
+func TestSeqModeFlips(t *testing.T) {
+	par.SetSeqFlip(true)
+	defer par.SetSeqFlip(false)
+	n := 50_000
+	if testing.Short() || seqRace {
+		n = 10_000
+	}
+	xs := seqInts(seqRand(21), n)
+	fs := seqWildFloats(seqRand(22), 5*(128<<7)+999)
+	wantF := seqSumTree(fs)
+	for _, w := range []int{1, 2, 8} {
+		p := seqPool(t, w)
+		opts := []par.Option{par.OnPool(p)}
+		t.Run(fmt.Sprintf("p%d", w), func(t *testing.T) {
+			pulled := 0
+			got := slices.Collect(par.MapSeq(seqWatched(t, xs, &pulled), func(x int) int { return x*7 + 2 }, opts...))
+			require.Len(t, got, n)
+			bad := 0
+			for i, x := range xs {
+				if got[i] != x*7+2 {
+					bad++
+				}
+			}
+			require.Zero(t, bad)
+			require.Greater(t, p.Stats().Submitted, uint64(n/400), "batches of at most 300 went to the pool")
+
+			keep := func(x int) bool { return x&4 == 0 }
+			var wantKept []int
+			sum := 0
+			for _, x := range xs {
+				if keep(x) {
+					wantKept = append(wantKept, x)
+				}
+				sum += x
+			}
+			require.Equal(t, wantKept, slices.Collect(par.FilterSeq(slices.Values(xs), keep, opts...)))
+
+			hits := make([]atomic.Int32, n)
+			par.ForEachSeq(slices.Values(xs), func(x int) { hits[x%n].Add(1) }, opts...)
+			total := 0
+			for i := range hits {
+				total += int(hits[i].Load())
+			}
+			require.Equal(t, n, total)
+
+			maps := func(yield func(seqAffine) bool) {
+				for _, x := range xs {
+					if !yield(seqAffine{uint64(x) | 1, uint64(x)}) {
+						return
+					}
+				}
+			}
+			wantAff := seqAffine{1, 0}
+			for m := range maps {
+				wantAff = seqThen(wantAff, m)
+			}
+			require.Equal(t, wantAff, par.ReduceSeq(maps, seqAffine{1, 0}, seqThen, opts...))
+			require.Equal(t, sum, par.SumSeq(slices.Values(xs), opts...))
+			for rep := 0; rep < 3; rep++ {
+				require.Equal(t, math.Float64bits(wantF), math.Float64bits(par.SumSeq(slices.Values(fs), opts...)))
+			}
+
+			for _, stopAt := range []int{0, 1, 2, 50, 333, n / 3} {
+				i := 0
+				wrong := 0
+				for y := range par.MapSeq(slices.Values(xs), func(x int) int { return x + 1 }, opts...) {
+					if y != xs[i]+1 {
+						wrong++
+					}
+					if i == stopAt {
+						break
+					}
+					i++
+				}
+				require.Zero(t, wrong)
+				require.Equal(t, stopAt, i)
+			}
+		})
+	}
+}
