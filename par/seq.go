@@ -7,18 +7,51 @@ import (
 )
 
 // The ...Seq functions take an iter.Seq, which only the calling goroutine may
-// pull and whose length is unknown until it ends. They pull it on the caller in
-// batches, process the batches on the pool while the caller pulls more, and
-// hand results over in the order of the sequence; a fixed number of batches is
-// held at a time, so memory stays bounded however long the sequence is (see
-// seqrun.go for the engine).
+// pull and whose length is unknown until it ends. They pull it on the caller,
+// as a plain range loop does, and either process each element there at once
+// or, when that pays, gather elements into batches that the pool processes
+// while the caller pulls more (seqrun.go has the engine and how it chooses).
+// Results are handed over in the order of the sequence, and a fixed number of
+// batches is held at a time, so memory stays bounded however long the
+// sequence is.
 //
-// A pass begins like every call of the package: alone on the caller, one
-// element at a time, for about 20 µs; a sequence that ends sooner costs about
-// what the plain loop costs and never touches the pool.
+// # Ordering
 //
-// When a pass ends, early or not, no call of the function passed in is in
-// progress or will start: the writes it made happen before the pass returns.
+// MapSeq and FilterSeq yield in the order of seq; ReduceSeq combines in that
+// order; ForEachSeq calls f in no particular order. Every call of the
+// function passed in happens before the pass returns (the range loop ends,
+// or ForEachSeq, ReduceSeq or SumSeq returns), whether it ends normally, by a
+// break, or by a panic: batches that no worker has started are dropped and
+// those running are waited for, never left behind.
+//
+// # Panics
+//
+// A panic in the function passed in reaches the caller with its original
+// value, after the batches in flight are settled as above; the pool stays
+// usable. A panic in the loop body or in seq itself settles them the same way
+// on its way out.
+//
+// # Cost
+//
+// Working alone on the caller, an element costs what it costs in a hand-written
+// adaptor over seq: one call of the function built around the operation, on
+// top of the plain loop (about 2 to 5 ns on the machine we measure), and a
+// pass costs two to four allocations. Batching adds per element a copy into
+// the batch and, for MapSeq and FilterSeq, one out; a batch costs one
+// allocation and a queueing on the pool. The figures are measured by
+//
+//	go test ./par -run '^$' -bench 'Seq' -count 10
+//
+// # Rejected designs
+//
+// iter.Pull turns the push loop into calls of next, but each costs a switch
+// between coroutines: about 75 ns per element here, against under 1 ns for the
+// push loop. A goroutine per pass feeding a channel costs more still, and
+// leaks unless every early exit is tracked. Tasks detached at an early exit
+// would be cheaper to abandon but would call f after the loop has ended.
+// Batches queued with sched.Pool.Spawn would cost a closure, a channel and a
+// task each; a job of our own costs one allocation, and its ticket lets the
+// caller take back a batch that no worker has started instead of sleeping.
 
 // MapSeq returns a sequence of f(e) for every element e of seq, in the order
 // of seq. f runs in parallel on batches of seq; results are yielded in

@@ -790,3 +790,24 @@ func TestSeqModeFlips(t *testing.T) {
 		})
 	}
 }
+
+func TestSeqDefaultPoolReplaced(t *testing.T) {
+	// GOMAXPROCS changes in the middle of a pass: the default pool is replaced
+	// and the old one retired while batches are queued on it.
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	xs := seqInts(seqRand(23), 200_000)
+	i := 0
+	wrong := 0
+	for y := range par.MapSeq(slices.Values(xs), func(x int) int { return x - 1 }, par.WithGrain(500)) {
+		if y != xs[i]-1 {
+			wrong++
+		}
+		if i%20_000 == 0 {
+			runtime.GOMAXPROCS(1 + (i/20_000)%3)
+		}
+		i++
+	}
+	require.Zero(t, wrong)
+	require.Equal(t, len(xs), i)
+}
