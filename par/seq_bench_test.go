@@ -11,7 +11,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// Compare the ...Seq functions with the plain loop over the same sequence:
+// Compare the ...Seq functions with the plain loop over the same sequence
+// (impl=loop, where the compiler inlines the sequence and the function) and
+// with the same loop behind a call it cannot inline (impl=adaptor, as when the
+// sequence comes from elsewhere):
 //
 //	go test ./par -run '^$' -bench 'Seq' -count 10 > seq.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest -col /impl seq.txt
@@ -26,6 +29,32 @@ func seqW2(x uint64) uint64 {
 }
 
 func seqCheap(x uint64) uint64 { return 2*x + 1 }
+
+// seqAdaptMap is the sequential MapSeq as an adaptor the compiler does not
+// inline: the plain loop as it runs when the sequence and the function come
+// from elsewhere, with a call per element for each.
+//
+//go:noinline
+func seqAdaptMap[E, R any](seq iter.Seq[E], f func(E) R) iter.Seq[R] {
+	return func(yield func(R) bool) {
+		for e := range seq {
+			if !yield(f(e)) {
+				return
+			}
+		}
+	}
+}
+
+// seqAdaptSum is the plain sum over a sequence the compiler does not see.
+//
+//go:noinline
+func seqAdaptSum[E par.Number](seq iter.Seq[E]) E {
+	var s E
+	for x := range seq {
+		s += x
+	}
+	return s
+}
 
 var seqSink uint64
 
@@ -62,6 +91,15 @@ func BenchmarkMapSeq(b *testing.B) {
 					var s uint64
 					for x := range slices.Values(xs) {
 						s += f(x)
+					}
+					seqSink = s
+				})
+			})
+			b.Run(fmt.Sprintf("f=%s/n=%d/impl=adaptor", fn.name, n), func(b *testing.B) {
+				seqLoop(b, func() {
+					var s uint64
+					for y := range seqAdaptMap(slices.Values(xs), f) {
+						s += y
 					}
 					seqSink = s
 				})
@@ -175,6 +213,11 @@ func benchSumSeq[E par.Number](b *testing.B, typ string, n int, seq iter.Seq[E])
 				s += x
 			}
 			sink = s
+		})
+	})
+	b.Run(fmt.Sprintf("type=%s/n=%d/impl=adaptor", typ, n), func(b *testing.B) {
+		seqLoop(b, func() {
+			sink = seqAdaptSum(seq)
 		})
 	})
 	b.Run(fmt.Sprintf("type=%s/n=%d/impl=par", typ, n), func(b *testing.B) {

@@ -207,12 +207,13 @@ func (r *seqRun[E, V]) init(c config, alg seqAlgebra[E, V], shape seqShape) {
 }
 
 // run pulls seq to its end or until the consumer stops, passing each element
-// to body: body processes it itself, as the plain loop would, while r.alone
-// (and then calls r.tick, or r.stop if the consumer stopped), and hands it to
-// r.push otherwise. The operation lives in body rather than behind one more
-// function value so that working alone costs what the plain loop costs. When it returns, or
-// panics, no batch of the pass is running or will run: batches not started
-// are dropped, and those running have finished.
+// to body: while r.alone, body processes the element itself, as the plain loop
+// would, and then calls r.tick (or r.stop if the consumer stopped); otherwise
+// it hands the element to r.push. The operation lives in body rather than
+// behind one more function value so that working alone costs one call per
+// element over the plain loop, not two. When run returns, or panics, no batch
+// of the pass is running or will run: batches not started are dropped, and
+// those running have finished.
 func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 	normal := false
 	defer func() {
