@@ -279,10 +279,10 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 		if !m.alone {
 			return m.push(e)
 		}
-		m.st.add(e)
+		m.st.add(e, m.pos) // stints alone begin at multiples of sumSeqBatch
 		return m.tick()
 	})
-	return m.st.total()
+	return m.st.total(m.pos + m.n)
 }
 
 type sumSeq[E Number] struct {
@@ -299,8 +299,8 @@ func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
 }
 
 func (m *sumSeq[E]) tail(in []E) {
-	for _, e := range in {
-		m.st.add(e)
+	for i, e := range in { // in begins at a multiple of sumSeqBatch
+		m.st.add(e, i)
 	}
 }
 
@@ -308,45 +308,64 @@ func (*sumSeq[E]) slots(int)        {}
 func (*sumSeq[E]) prepare(int, int) {}
 
 // sumStack adds a sequence over the pairwise tree of its blocks: the sums of
-// complete subtrees of 2^level blocks, at most one per level, in order.
+// complete subtrees of 2^level blocks, at most one per level, in order. The
+// block being filled is summed as it comes, in the pattern of blockSum (four
+// accumulators taking one element of each group of four in turn, the
+// elements of a last incomplete group going to the first), so that it needs
+// no copy of the block and its sum is bit-identical to blockSum's.
 type sumStack[E Number] struct {
 	sums   [64]E
-	levels [64]int
+	levels [64]uint8
 	n      int // entries in use; their levels decrease
-	block  [sumBlock]E
-	fill   int // elements in block
+	acc    [4]E
+	group  [4]E
 }
 
-// add appends one element.
-func (s *sumStack[E]) add(e E) {
-	s.block[s.fill] = e
-	s.fill++
-	if s.fill == sumBlock {
-		s.fill = 0
-		s.push(blockSum(s.block[:]), 0)
+// add appends the element at position i of the sequence, counted from a
+// multiple of sumBlock. It is small enough to be inlined into the loop of
+// SumSeq.
+func (s *sumStack[E]) add(e E, i int) {
+	s.group[i%4] = e
+	if i%4 == 3 {
+		s.addGroup(i)
+	}
+}
+
+// addGroup adds the full group that ends at position i, and pushes the block
+// if the group ends it.
+func (s *sumStack[E]) addGroup(i int) {
+	s.acc[0] += s.group[0]
+	s.acc[1] += s.group[1]
+	s.acc[2] += s.group[2]
+	s.acc[3] += s.group[3]
+	if i%sumBlock == sumBlock-1 {
+		s.push((s.acc[0]+s.acc[1])+(s.acc[2]+s.acc[3]), 0)
+		s.acc = [4]E{}
 	}
 }
 
 // push appends the sum of a subtree of 2^level blocks, which must start where
 // the sums so far end and at a multiple of its own length.
 func (s *sumStack[E]) push(v E, level int) {
-	for s.n > 0 && s.levels[s.n-1] == level {
+	for s.n > 0 && int(s.levels[s.n-1]) == level {
 		s.n--
 		v = s.sums[s.n] + v
 		level++
 	}
-	s.sums[s.n], s.levels[s.n] = v, level
+	s.sums[s.n], s.levels[s.n] = v, uint8(level)
 	s.n++
 }
 
-// total returns the sum: the incomplete subtrees, from the right.
-func (s *sumStack[E]) total() E {
+// total returns the sum of a sequence of n elements: the incomplete block, if
+// any, then the incomplete subtrees, from the right.
+func (s *sumStack[E]) total(n int) E {
 	var t E
-	if s.fill > 0 {
-		t = blockSum(s.block[:s.fill])
-		if s.n == 0 {
-			return t
+	if r := n % sumBlock; r > 0 {
+		a := s.acc
+		for _, e := range s.group[:r%4] {
+			a[0] += e
 		}
+		t = (a[0] + a[1]) + (a[2] + a[3])
 	} else if s.n == 0 {
 		return 0
 	} else {
