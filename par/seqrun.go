@@ -2,6 +2,7 @@ package par
 
 import (
 	"iter"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -137,6 +138,7 @@ type seqRun[E, V any] struct {
 	filling  time.Time // when the caller began to fill
 	gen      uint64    // numbers the batches queued, for their tickets
 	leave    bool      // the pool does not pay: go back to alone
+	first    bool      // the next batch is the first of a stint on the pool
 	// Costs in nanoseconds per element, smoothed over the batches: of the
 	// work, wherever it ran, and of the caller's part in filling and emitting.
 	costWork, costFill, costEmit float64
@@ -166,6 +168,9 @@ type seqSlot[E, V any] struct {
 	p   *sched.Panic
 
 	token chan struct{} // cap 1; a worker that took the batch sends once it is done
+	// waiting is set by the caller before it blocks on token, so that the
+	// worker that sends yields its processor to it.
+	waiting atomic.Bool
 }
 
 // seqJob is the task of one batch on the pool's injection queue.
@@ -188,6 +193,11 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 			s.p = &sched.Panic{Value: r, Stack: debug.Stack(), Goexit: r == nil}
 		}
 		s.token <- struct{}{} // hands s.v, s.dur, s.p and the outputs to the caller
+		if s.waiting.Load() {
+			// The caller, just readied, would wait for this processor until
+			// this worker runs out of batches; it is what feeds them.
+			runtime.Gosched()
+		}
 	}()
 	s.process(w)
 	normal = true
@@ -304,6 +314,7 @@ func (r *seqRun[E, V]) toPool(perElem time.Duration) {
 	if r.costWork == 0 {
 		r.resize(float64(perElem))
 	}
+	r.first = true
 	r.startFill()
 }
 
@@ -401,6 +412,18 @@ func (r *seqRun[E, V]) queue(s *seqSlot[E, V]) {
 	// A pool retired between poolNow and here may never run j; the caller
 	// then takes the batch back when it is the oldest.
 	p.Inject(&j.Job)
+	if r.first {
+		// The worker that the injection woke is queued by the Go scheduler to
+		// run next on this goroutine's processor, where it may wait for as long
+		// as this goroutine keeps running: on a busy machine we saw injected
+		// jobs wait milliseconds behind a caller that did not block, and a
+		// yield after the injection cut that to microseconds. One yield when
+		// the pool may be asleep lets it start; later batches find workers
+		// awake, and a yield each time would hand this goroutine's processor
+		// to a searching worker instead.
+		r.first = false
+		runtime.Gosched()
+	}
 }
 
 // ready reports, without blocking, whether s is done.
@@ -452,11 +475,18 @@ func smooth(avg, x float64) float64 {
 // started it, by the caller; it re-raises the batch's panic.
 func (r *seqRun[E, V]) await(s *seqSlot[E, V]) {
 	if !s.done {
-		if s.ticket.CompareAndSwap(s.gen, 0) { // no worker has started it: do it here
+		if s.ticket.Load() == s.gen {
+			// No worker has started it: perhaps none has had a processor
+			// (see queue). Let them run once before doing it here.
+			runtime.Gosched()
+		}
+		if s.ticket.CompareAndSwap(s.gen, 0) { // still not started: do it here
 			r.processHere(s)
 			return
 		}
-		<-s.token // the worker's writes happen before this receive
+		s.waiting.Store(true) // before the receive: the sender yields to us
+		<-s.token             // the worker's writes happen before this receive
+		s.waiting.Store(false)
 		s.done = true
 	}
 	if p := s.p; p != nil {
