@@ -31,16 +31,37 @@ import (
 // usable. A panic in the loop body or in seq itself settles them the same way
 // on its way out.
 //
+// # Grain
+//
+// WithGrain(n) makes every batch n elements long and sends every batch to the
+// pool from the first element on, without working alone or choosing: for an
+// operation whose cost is known. WithMinLen(n) keeps the choice but makes
+// batches at least n long. SumSeq's batches always hold 16384 elements, which
+// its tree needs; the options only cut them into pieces, never shorter than a
+// block of 128.
+//
+// # Memory
+//
+// A pass holds at most 2×workers+1 batches, each at most 256 KiB of elements
+// and per-element results (longer if WithGrain or WithMinLen ask for more),
+// whatever the length of seq: 100 million elements through MapSeq kept the
+// live heap within 4 MiB of where it began (TestSeqBoundedMemory).
+//
 // # Cost
 //
-// Working alone on the caller, an element costs what it costs in a hand-written
-// adaptor over seq: one call of the function built around the operation, on
-// top of the plain loop (about 2 to 5 ns on the machine we measure), and a
-// pass costs two to four allocations. Batching adds per element a copy into
-// the batch and, for MapSeq and FilterSeq, one out; a batch costs one
-// allocation and a queueing on the pool. The figures are measured by
+// Working alone on the caller, an element costs what it costs in a
+// hand-written adaptor over seq that the compiler cannot inline, plus one call
+// and a count; a pass costs two to four allocations (0.3 to 0.6 µs). Against
+// the plain loop, where the compiler inlines the sequence and the function, that
+// is several times slower for a trivial function: CPU time per call of MapSeq
+// with f(x) = 2x+1 over 1000 elements, loop 2.1 µs, adaptor 6.5 µs, MapSeq 9.3
+// µs; SumSeq of 2000 float64, loop 7.4 µs, adaptor 7.5 µs, SumSeq 9.9 µs
+// (medians of 10). Batching adds per element a copy into the batch and, for
+// MapSeq and FilterSeq, one out; a batch costs one allocation and a queueing on
+// the pool. The figures come from
 //
 //	go test ./par -run '^$' -bench 'Seq' -count 10
+//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl ...
 //
 // # Rejected designs
 //
@@ -62,9 +83,6 @@ import (
 // the loop stops early, seq is pulled no further and the batches in flight
 // are abandoned: those not started are dropped, those running are waited for.
 // A panic in f reaches the loop with its original value.
-//
-// Memory: at most 2×workers+1 batches of at most 256 KiB of elements and
-// results each, whatever the length of seq.
 func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] {
 	if seq == nil {
 		panic("par: MapSeq: seq is nil")
