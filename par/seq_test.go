@@ -811,3 +811,27 @@ func TestSeqDefaultPoolReplaced(t *testing.T) {
 	require.Zero(t, wrong)
 	require.Equal(t, len(xs), i)
 }
+
+func TestSeqGrainLongerThanBatchCap(t *testing.T) {
+	// A grain beyond what a batch holds by default (16384 ints with their
+	// results): the batch buffer grows as it fills.
+	p := seqPool(t, 2)
+	xs := seqInts(seqRand(24), 250_000)
+	for _, grain := range []int{40_000, 1_000_000} {
+		got := slices.Collect(par.MapSeq(slices.Values(xs), func(x int) int { return x ^ 5 }, par.OnPool(p), par.WithGrain(grain)))
+		require.Len(t, got, len(xs))
+		bad := 0
+		for i, x := range xs {
+			if got[i] != x^5 {
+				bad++
+			}
+		}
+		require.Zero(t, bad, "grain %d", grain)
+		want := 0
+		for _, x := range xs {
+			want += x
+		}
+		require.Equal(t, want, par.SumSeq(slices.Values(xs), par.OnPool(p), par.WithGrain(grain)))
+		require.Equal(t, want, par.ReduceSeq(slices.Values(xs), 0, func(a, b int) int { return a + b }, par.OnPool(p), par.WithMinLen(grain)))
+	}
+}
