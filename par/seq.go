@@ -75,8 +75,9 @@ import (
 // caller take back a batch that no worker has started instead of sleeping.
 
 // MapSeq returns a sequence of f(e) for every element e of seq, in the order
-// of seq. f runs in parallel on batches of seq; results are yielded in
-// batches, so the first one may wait for a batch to fill.
+// of seq. f runs on the caller as each element comes or, when f costs enough
+// for the pool to pay, in parallel on batches of seq whose results are then
+// yielded together: a result may wait for its batch to fill.
 //
 // Nothing happens until the result is ranged over; each range pulls seq
 // anew, so the result may be ranged over more than once only if seq may. If
