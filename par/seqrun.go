@@ -29,8 +29,8 @@ import (
 //   - alone: each element goes through the operation at once on the caller,
 //     as in the plain loop, with a look at the clock every few thousand
 //     elements. Every pass begins so, as run does, which keeps a short sequence
-//     as cheap as the loop; after a stint (seqBudget at first) it tries the
-//     pool.
+//     about as cheap as a loop over a sequence that the compiler cannot
+//     inline; after a stint (seqBudget at first) it tries the pool.
 //   - on the pool: batches as above. Each batch records the time of its work;
 //     the caller records the time of its own part. When the work per element
 //     falls below half the caller's part, the pool cannot pay: the engine hands
@@ -48,9 +48,9 @@ const (
 	seqSlotsPerWorker = 2
 	// seqBatchTime is the time a batch is sized to take on one goroutine
 	// (the caller's part and the work): large enough that queueing it and
-	// handing it back (a few microseconds when a worker must be woken) stays a
-	// few per cent, small enough that the first results come soon and the last
-	// batches spread over the workers.
+	// handing it back stays cheap (about a microsecond when workers are awake,
+	// tens when one must be woken), small enough that the first results come
+	// soon and the last batches spread over the workers.
 	seqBatchTime = 100 * time.Microsecond
 	// seqBatchBytes bounds the memory of one batch, inputs and per-element
 	// outputs, whatever the timing says: it is what bounds the memory of a pass.
