@@ -61,7 +61,7 @@ import (
 // queueing on the pool. The caller's part stays serial: MapSeq with the element
 // of workload W2 (about 40 ns) over 10^6 elements took 25 to 33 ms on two free
 // cores against 40 ms for the loop, using 35% more CPU time in all; with one
-// core to spare it is that much slower than the loop. The figures come from
+// core to run on it is that much slower than the loop. The figures come from
 //
 //	go test ./par -run '^$' -bench 'Seq' -count 10
 //	go run golang.org/x/perf/cmd/benchstat@latest -col /impl ...
