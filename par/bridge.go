@@ -19,7 +19,8 @@ type body[R any] struct {
 	leaf    func(lo, hi int) R
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
 	// fixedTree: the result must come from the same tree of combines whatever
-	// the timing, so the call must not start with a timed prefix.
+	// the timing: the range is cut as split.Cut says, and the call does not
+	// start with a timed prefix.
 	fixedTree bool
 	// minSeq: with a fixed tree, lengths up to this run on the caller alone.
 	minSeq int
@@ -78,6 +79,9 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		return b.fold(lo, hi)
 	}
 	mid := lo + (hi-lo)/2
+	if b.fixedTree {
+		mid = split.Cut(lo, hi) // a node of the canonical tree, whatever the schedule
+	}
 	j := sched.Alloc[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() {

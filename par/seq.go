@@ -4,6 +4,8 @@ import (
 	"iter"
 	"math/bits"
 	"unsafe"
+
+	"github.com/weftgo/weft/split"
 )
 
 // The ...Seq functions take an iter.Seq, which only the calling goroutine may
@@ -278,19 +280,18 @@ func (*reduceSeq[E]) slots(int)                     {}
 func (*reduceSeq[E]) prepare(int, int)              {}
 func (*reduceSeq[E]) tail([]E)                      {}
 
-// sumSeqBatch is the length of SumSeq's batches: sumBlock times a power of
+// sumSeqBatch is the length of SumSeq's batches: split.Block times a power of
 // two, so that a batch is a whole subtree of SumSeq's tree.
-const sumSeqBatch = sumBlock << 7
+const sumSeqBatch = split.Block << 7
 
 // SumSeq returns the sum of the elements of seq; 0 if seq is empty. Integer
 // sums wrap. Float sums are deterministic: the elements are added in blocks
 // of 128, as by Sum, and the blocks are combined by a binary counter, a
 // pairwise tree that depends only on the length of seq, never on timing or
 // the number of workers, so the same sequence gives a bit-identical result on
-// every run, with an error that grows with log(n). The result equals Sum over
-// the same elements collected into a slice when n <= 128 or n is 128 times a
-// power of two; Sum's tree halves the whole length, which a sequence does not
-// know in advance, so for other lengths the trees differ in their last bits.
+// every run, with an error that grows with log(n). It is the tree of
+// split.Pairwise, which Sum and pipe.Sum follow too, so the result equals Sum
+// over the same elements collected into a slice, bit for bit.
 //
 // An addition costs less than pulling the element that it adds, so the pool
 // rarely pays here: SumSeq mostly runs on the caller, trying batches of 16384
@@ -301,7 +302,7 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 		panic("par: SumSeq: seq is nil")
 	}
 	m := &sumSeq[E]{}
-	m.init(configure(opts), m, seqShape{carries: true, tail: true, minPiece: sumBlock, fixed: sumSeqBatch})
+	m.init(configure(opts), m, seqShape{carries: true, tail: true, minPiece: split.Block, fixed: sumSeqBatch})
 	m.run(seq, func(e E) bool {
 		if !m.alone {
 			return m.push(e)
@@ -321,7 +322,7 @@ func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise(in[lo:hi
 func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
 
 func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
-	m.st.push(v, bits.TrailingZeros(sumSeqBatch/sumBlock))
+	m.st.push(v, bits.TrailingZeros(sumSeqBatch/split.Block))
 	return true
 }
 
@@ -349,7 +350,7 @@ type sumStack[E Number] struct {
 }
 
 // add appends the element at position i of the sequence, counted from a
-// multiple of sumBlock. It is small enough to be inlined into the loop of
+// multiple of split.Block. It is small enough to be inlined into the loop of
 // SumSeq.
 func (s *sumStack[E]) add(e E, i int) {
 	s.group[i%4] = e
@@ -365,7 +366,7 @@ func (s *sumStack[E]) addGroup(i int) {
 	s.acc[1] += s.group[1]
 	s.acc[2] += s.group[2]
 	s.acc[3] += s.group[3]
-	if i%sumBlock == sumBlock-1 {
+	if i%split.Block == split.Block-1 {
 		s.push((s.acc[0]+s.acc[1])+(s.acc[2]+s.acc[3]), 0)
 		s.acc = [4]E{}
 	}
@@ -387,7 +388,7 @@ func (s *sumStack[E]) push(v E, level int) {
 // any, then the incomplete subtrees, from the right.
 func (s *sumStack[E]) total(n int) E {
 	var t E
-	if r := n % sumBlock; r > 0 {
+	if r := n % split.Block; r > 0 {
 		a := s.acc
 		for _, e := range s.group[:r%4] {
 			a[0] += e

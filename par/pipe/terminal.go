@@ -133,39 +133,63 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 // Sum returns the sum of the items of p; 0 if there are none. Integer sums
 // wrap. Float sums are deterministic, and equal to par.Sum over the collected
 // items when no Filter is among the stages: both add blocks of 128 source
-// positions with four accumulators and combine the blocks pairwise, over a
-// tree that depends only on Len(), whatever the timing and the number of
-// workers.
+// positions with four accumulators and combine the blocks over the tree of
+// split.Pairwise, which depends only on Len(), whatever the timing and the
+// number of workers.
 func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
 	if blocks == 0 {
 		return 0
 	}
-	// A fixed grain of blocks makes every piece a node of the canonical tree
-	// and keeps the timed prefix, whose boundaries depend on timing, away.
-	grain := max(1, blocks/(16*split.Probe().Workers))
-	return par.ReduceRange(blocks, 0, func(lo, hi int) T {
-		feed := p.open()
-		var a0, a1, a2, a3 T
-		add := func(xs []T) {
-			i := 0
-			for ; i+4 <= len(xs); i += 4 {
-				a0 += xs[i]
-				a1 += xs[i+1]
-				a2 += xs[i+2]
-				a3 += xs[i+3]
-			}
-			for ; i < len(xs); i++ {
-				a0 += xs[i]
-			}
+	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers))}
+	if blocks <= t.grain || p.n <= split.StreamLen(8) {
+		return t.leaf(0, blocks)
+	}
+	var total T
+	par.Do(func(w *par.Worker) { total = t.tree(w, span{0, blocks}) }, opts...)
+	return total
+}
+
+type span struct{ lo, hi int }
+
+// sumTask cuts a block range as the canonical tree does, forking above grain
+// blocks.
+type sumTask[T par.Number] struct {
+	p     *Pipe[T]
+	grain int
+}
+
+func (t *sumTask[T]) tree(w *par.Worker, s span) T {
+	if s.hi-s.lo <= t.grain {
+		return t.leaf(s.lo, s.hi)
+	}
+	mid := split.Cut(s.lo, s.hi)
+	a, b := par.Join2(w, t.tree, span{s.lo, mid}, t.tree, span{mid, s.hi})
+	return a + b
+}
+
+// leaf sums the blocks [lo, hi) on one goroutine, over the canonical tree.
+func (t *sumTask[T]) leaf(lo, hi int) T {
+	feed := t.p.open()
+	var a0, a1, a2, a3 T
+	add := func(xs []T) {
+		i := 0
+		for ; i+4 <= len(xs); i += 4 {
+			a0 += xs[i]
+			a1 += xs[i+1]
+			a2 += xs[i+2]
+			a3 += xs[i+3]
 		}
-		return split.Pairwise(lo, hi, func(b int) T {
-			a0, a1, a2, a3 = 0, 0, 0, 0
-			blo, bhi := split.BlockRange(b, p.n)
-			feed(blo, bhi, add)
-			return (a0 + a1) + (a2 + a3)
-		}, func(a, b T) T { return a + b })
-	}, func(a, b T) T { return a + b }, append(opts[:len(opts):len(opts)], par.WithGrain(grain))...)
+		for ; i < len(xs); i++ {
+			a0 += xs[i]
+		}
+	}
+	return split.Pairwise(lo, hi, func(b int) T {
+		a0, a1, a2, a3 = 0, 0, 0, 0
+		blo, bhi := split.BlockRange(b, t.p.n)
+		feed(blo, bhi, add)
+		return (a0 + a1) + (a2 + a3)
+	}, func(a, b T) T { return a + b })
 }
 
 // Find returns the first item of p, in order, for which pred is true, and

@@ -8,7 +8,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestSumAdaptiveSplitChangesBits shows a bug: Sum promises the same bits on
+// TestSumAdaptiveSplitChangesBits checks a fixed bug: Sum promises the same bits on
 // every run and for any number of workers, but its adaptive splitter has no
 // floor at the 128-element blocks of the canonical tree. When thieves keep
 // refilling the split budget, a piece can be cut below a block; its halves are
