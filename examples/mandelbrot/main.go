@@ -10,7 +10,7 @@
 // workers steal the rest.
 //
 //	go run ./examples/mandelbrot
-//	go run ./examples/mandelbrot -o /tmp/m.png -w 2800 -h 2000 -iter 1000
+//	go run ./examples/mandelbrot -o /tmp/m.png -width 2800 -height 2000 -iter 1000
 package main
 
 import (
@@ -34,8 +34,8 @@ import (
 func main() {
 	var p params
 	flag.StringVar(&p.out, "o", "mandelbrot.png", "write the image to `file`")
-	flag.IntVar(&p.width, "w", 1050, "image width in `pixels`")
-	flag.IntVar(&p.height, "h", 750, "image height in `pixels`")
+	flag.IntVar(&p.width, "width", 1050, "image width in `pixels`")
+	flag.IntVar(&p.height, "height", 750, "image height in `pixels`")
 	flag.IntVar(&p.maxIter, "iter", 500, "iterate at most `n` times per pixel (at most 65535)")
 	flag.IntVar(&p.runs, "runs", 5, "time the median of `k` renders of each version")
 	flag.Parse()
@@ -72,7 +72,7 @@ const (
 // it did.
 func run(out io.Writer, p params) (result, error) {
 	if p.width < 1 || p.height < 1 || p.maxIter < 1 || p.maxIter > math.MaxUint16 || p.runs < 1 {
-		return result{}, errors.New("need w, h, runs >= 1 and 1 <= iter <= 65535")
+		return result{}, errors.New("need width, height, runs >= 1 and 1 <= iter <= 65535")
 	}
 	seq := newFrame(p.width, p.height, p.maxIter)
 	parl := newFrame(p.width, p.height, p.maxIter)
