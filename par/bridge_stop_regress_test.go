@@ -7,7 +7,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestBridgeSplitsAfterStop shows that once a call has settled its result
+// TestBridgeSplitsAfterStop checks a fixed bug: once a call has settled its result
 // (here FindIndex, whose first element matches), the bridge still cuts the
 // rest of the range down to the grain: reduce checks the stop flag only in
 // fold, at the leaves, not before it splits. With WithGrain(1) over a million
