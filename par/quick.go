@@ -25,6 +25,9 @@ import (
 // piece is sorted sequentially.
 const quickBad = 3
 
+// quickGrain is the default longest piece handed to the slices functions.
+const quickGrain = 1 << 12
+
 // quickMin is the shortest piece that is partitioned: the ninther needs
 // nine elements.
 const quickMin = 16

@@ -35,7 +35,11 @@ const (
 
 	// radixLeaf is the longest region finished by LSD passes: with its scratch
 	// it stays within the 1 MiB L2 cache even for 8-byte keys.
-	radixLeaf = 1 << 15
+	radixLeaf = 1 << 16
+	// radixSplit is the shortest input that is distributed by its top digit
+	// before LSD passes, so that its buckets can be sorted in parallel.
+	// Shorter ones are sorted on the caller, without the pool.
+	radixSplit = 1 << 14
 	// radixTiny is the longest region handed to slices.Sort, where a
 	// comparison sort beats 256-entry histograms.
 	radixTiny = 96
@@ -53,15 +57,21 @@ const (
 func keyBits[K unsigned]() uint { return uint(unsafe.Sizeof(K(0))) * 8 }
 
 // radixSort sorts a by the keys x^flip, using b (of the same length) as
-// scratch. w is the caller's worker handle.
+// scratch. w is the caller's worker handle, or nil to sort on the caller
+// alone.
 func radixSort[K unsigned](w *Worker, a, b []K, flip K) {
-	sortRegion(w, a, b, keyBits[K](), flip, true)
+	leaf := radixLeaf
+	if w != nil {
+		leaf = radixSplit
+	}
+	sortRegion(w, a, b, keyBits[K](), flip, true, leaf)
 }
 
 // sortRegion sorts region a by key, the result ending in a if inA and in b
 // otherwise; b is scratch of the same length. Every key of a agrees on the
-// bits at and above top.
-func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool) {
+// bits at and above top. A region longer than leaf is distributed by its top
+// digit first.
+func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, leaf int) {
 	n := len(a)
 	switch {
 	case n == 0:
@@ -73,7 +83,7 @@ func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool) {
 			copy(b, a)
 		}
 		return
-	case n <= radixLeaf:
+	case n <= leaf:
 		if inB := lsd(a, b, top, flip); inB == inA {
 			if inA {
 				copy(a, b)
@@ -108,7 +118,7 @@ func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool) {
 // sortBuckets sorts buckets [lo, hi) of a, bucket d being a[off[d]:off[d+1]],
 // with b as scratch, splitting the buckets between tasks by element count.
 func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi int, top uint, flip K, inA bool) {
-	for hi-lo > 1 && off[hi]-off[lo] >= radixParBuckets {
+	for w != nil && hi-lo > 1 && off[hi]-off[lo] >= radixParBuckets {
 		// Cut where half of the elements lie, keeping a bucket on each side.
 		half := off[lo] + (off[hi]-off[lo])/2
 		mid := lo + 1
@@ -125,7 +135,7 @@ func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi in
 	for d := lo; d < hi; d++ {
 		i, j := off[d], off[d+1]
 		if j-i > 0 {
-			sortRegion(w, a[i:j], b[i:j], top, flip, inA)
+			sortRegion(w, a[i:j], b[i:j], top, flip, inA, radixLeaf)
 		}
 	}
 }
@@ -138,7 +148,7 @@ func distribute[K unsigned](w *Worker, a, b []K, sh uint, flip K, off *[radix + 
 	n := len(a)
 	nb := 1
 	if n >= radixParPass {
-		nb = min(n/radixBlock, 4*w.sched().Pool().Workers())
+		nb = blocks(w, n)
 	}
 	if nb == 1 {
 		var c [radix]int
@@ -218,23 +228,36 @@ func lsd[K unsigned](a, b []K, top uint, flip K) (inB bool) {
 	n := len(a)
 	nd := int((top + digitBits - 1) / digitBits)
 	var c [8][radix]uint32
-	switch nd {
-	case 1:
+	switch {
+	case nd == 1:
 		for _, x := range a {
 			c[0][byte(x^flip)]++
 		}
-	case 2:
+	case nd == 2:
 		for _, x := range a {
 			k := uint64(x ^ flip)
 			c[0][byte(k)]++
 			c[1][byte(k>>8)]++
 		}
+	case nd <= 4:
+		for _, x := range a {
+			k := uint64(x ^ flip)
+			c[0][byte(k)]++
+			c[1][byte(k>>8)]++
+			c[2][byte(k>>16)]++
+			c[3][byte(k>>24)]++
+		}
 	default:
 		for _, x := range a {
 			k := uint64(x ^ flip)
-			for d := range nd {
-				c[d][byte(k>>(8*d))]++
-			}
+			c[0][byte(k)]++
+			c[1][byte(k>>8)]++
+			c[2][byte(k>>16)]++
+			c[3][byte(k>>24)]++
+			c[4][byte(k>>32)]++
+			c[5][byte(k>>40)]++
+			c[6][byte(k>>48)]++
+			c[7][byte(k>>56)]++
 		}
 	}
 	k0 := uint64(a[0] ^ flip)
@@ -261,9 +284,26 @@ func lsd[K unsigned](a, b []K, top uint, flip K) (inB bool) {
 	return inB
 }
 
-// forEach calls f(w, i) for every i in [lo, hi), forking a task per half.
-// It suits a handful of coarse blocks, not fine-grained loops.
+// blocks returns the number of blocks a parallel pass over n elements is cut
+// into: a few per worker, so that a stolen block is not the last to finish,
+// but none shorter than radixBlock. With a nil w, one.
+func blocks(w *Worker, n int) int {
+	if w == nil {
+		return 1
+	}
+	return min(max(n/radixBlock, 1), 4*w.sched().Pool().Workers())
+}
+
+// forEach calls f(w, i) for every i in [lo, hi), forking a task per half,
+// or in a loop if w is nil. It suits a handful of coarse blocks, not
+// fine-grained loops.
 func forEach(w *Worker, lo, hi int, f func(w *Worker, i int)) {
+	if w == nil {
+		for i := lo; i < hi; i++ {
+			f(nil, i)
+		}
+		return
+	}
 	if hi-lo == 1 {
 		f(w, lo)
 		return
@@ -310,7 +350,7 @@ func isNaNBits[K unsigned](x K) bool {
 // every NaN first, then the numbers in ascending order, -0 and +0 being equal.
 func radixFloat[K unsigned](w *Worker, a, b []K) {
 	n := len(a)
-	nb := min(max(n/radixBlock, 1), 4*w.sched().Pool().Workers())
+	nb := blocks(w, n)
 	block := func(i int) []K { return a[i*n/nb : (i+1)*n/nb] }
 	forEach(w, 0, nb, func(_ *Worker, i int) { floatKeys(block(i)) })
 	radixSort(w, a, b, 0)

@@ -13,14 +13,9 @@ import (
 // the caller: below them the parallel algorithms do not pay for themselves
 // (measured with BenchmarkSortSmall on 2 cores).
 const (
-	sortSeqRadix  = 1 << 11
+	sortSeqRadix  = 1 << 12
 	sortSeqCmp    = 1 << 13
-	sortSeqStable = 1 << 8
-)
-
-// Default longest pieces the parallel recursions hand to sequential code.
-const (
-	quickGrain = 1 << 14
+	sortSeqStable = 1 << 5
 )
 
 // Sort sorts s in ascending order, in place, in parallel, with the result of
@@ -114,12 +109,20 @@ func (c *config) seq(def int) int {
 // sortKeys radix-sorts the integers whose keys are x^flip.
 func sortKeys[K unsigned](c *config, a []K, flip K) {
 	b := make([]K, len(a))
+	if len(a) < radixSplit {
+		radixSort(nil, a, b, flip)
+		return
+	}
 	c.run(func(w *sched.Worker) { radixSort(handle(w), a, b, flip) })
 }
 
 // sortFloats radix-sorts the floats whose bits are a.
 func sortFloats[K unsigned](c *config, a []K) {
 	b := make([]K, len(a))
+	if len(a) < radixSplit {
+		radixFloat(nil, a, b)
+		return
+	}
 	c.run(func(w *sched.Worker) { radixFloat(handle(w), a, b) })
 }
 
@@ -128,7 +131,7 @@ func countSort(c *config, a []uint8, flip uint8) {
 	n := len(a)
 	c.run(func(sw *sched.Worker) {
 		w := handle(sw)
-		nb := min(max(n/radixBlock, 1), 4*sw.Pool().Workers())
+		nb := blocks(w, n)
 		cs := make([][radix]int, nb)
 		forEach(w, 0, nb, func(_ *Worker, i int) {
 			for _, x := range a[i*n/nb : (i+1)*n/nb] {
@@ -208,5 +211,9 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 	}
 	b := make([]E, len(s))
 	grain := c.seq(mergePar)
+	if len(s) <= grain {
+		seqMergeSort(s, b, cmp, true)
+		return
+	}
 	c.run(func(w *sched.Worker) { mergeSort(handle(w), s, b, cmp, grain, true) })
 }

@@ -126,12 +126,40 @@ var patterns = []pattern{
 	}},
 }
 
-func sizes(t *testing.T) []int {
-	s := []int{0, 1, 2, 3, 17, 100, 1000, 2047, 2048, 2049, 5000, 8193, 1<<15 + 1, 100_000}
-	if !testing.Short() {
-		s = append(s, 400_000)
+// sizes returns the lengths to test: around the thresholds of the
+// sequential fallbacks and of the radix sort's split (1<<14); with tier 1
+// past its cache leaf (1<<16), with tier 2 past the length at which its
+// passes run in parallel blocks (1<<17).
+func sizes(tier int) []int {
+	s := []int{0, 1, 2, 3, 17, 100, 1000, 4096, 4097, 8193, 20_000}
+	if raceBuild {
+		tier = 0
+	}
+	if tier >= 1 {
+		s = append(s, 70_000)
+	}
+	if tier >= 2 {
+		s = append(s, 200_000)
+		if !testing.Short() {
+			s = append(s, 1_000_000)
+		}
 	}
 	return s
+}
+
+// testPatterns returns the patterns, fewer under the race detector.
+func testPatterns() []pattern {
+	if !raceBuild {
+		return patterns
+	}
+	var ps []pattern
+	for _, p := range patterns {
+		switch p.name {
+		case "random", "equal", "few", "skewed", "signs":
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 func convert[E any](raw []uint64, f func(uint64) E) []E {
@@ -165,9 +193,9 @@ func bitsOf[E any](s []E) []uint64 {
 
 // requireSorted checks that got, the result of sorting in, matches
 // slices.Sort: the same element at every position up to cmp.Compare (which
-// holds NaNs equal, and -0 equal to +0), and, for numbers, the same multiset
-// of bit patterns.
-func requireSorted[E cmp.Ordered](t *testing.T, in, got []E, numeric bool) {
+// holds NaNs equal, and -0 equal to +0), and, for floats, the same multiset
+// of bit patterns (for other types, equal means identical).
+func requireSorted[E cmp.Ordered](t *testing.T, in, got []E, floats bool) {
 	t.Helper()
 	want := slices.Clone(in)
 	slices.Sort(want)
@@ -177,11 +205,24 @@ func requireSorted[E cmp.Ordered](t *testing.T, in, got []E, numeric bool) {
 			require.Failf(t, "not sorted as slices.Sort", "index %d of %d: got %v, want %v", i, len(got), got[i], want[i])
 		}
 	}
-	if numeric {
-		gb, wb := bitsOf(got), bitsOf(in)
-		slices.Sort(gb)
-		slices.Sort(wb)
-		require.True(t, slices.Equal(gb, wb), "bit patterns not preserved")
+	if !floats {
+		return
+	}
+	// Run by run of equal elements, the bit patterns must be those of want.
+	gb, wb := bitsOf(got), bitsOf(want)
+	for i := 0; i < len(want); {
+		j := i + 1
+		for j < len(want) && cmp.Compare(want[j], want[i]) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			slices.Sort(gb[i:j])
+			slices.Sort(wb[i:j])
+		}
+		if !slices.Equal(gb[i:j], wb[i:j]) {
+			require.Failf(t, "bit patterns not preserved", "run [%d, %d) of %v", i, j, want[i])
+		}
+		i = j
 	}
 }
 
@@ -189,23 +230,20 @@ type myInt int64
 type myFloat float64
 type myString string
 
-func testSortType[E cmp.Ordered](t *testing.T, f func(uint64) E, numeric bool, big bool) {
+func testSortType[E cmp.Ordered](t *testing.T, f func(uint64) E, floats bool, tier int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	optsets := [][]par.Option{nil, {par.WithMinLen(1)}, {par.WithGrain(300)}}
-	for _, n := range sizes(t) {
-		if n > 5000 && !big {
-			continue
-		}
-		for _, p := range patterns {
+	for _, n := range sizes(tier) {
+		for _, p := range testPatterns() {
 			for oi, opts := range optsets {
-				if oi > 0 && n > 1<<15+1 {
+				if oi > 0 && n > 20_000 {
 					continue
 				}
 				in := convert(p.gen(n, r), f)
 				got := slices.Clone(in)
 				par.Sort(got, opts...)
 				t.Run(fmt.Sprintf("%s/%d/opts%d", p.name, n, oi), func(t *testing.T) {
-					requireSorted(t, in, got, numeric)
+					requireSorted(t, in, got, floats)
 				})
 			}
 		}
@@ -213,21 +251,21 @@ func testSortType[E cmp.Ordered](t *testing.T, f func(uint64) E, numeric bool, b
 }
 
 func TestSortInts(t *testing.T) {
-	t.Run("int8", func(t *testing.T) { testSortType(t, func(x uint64) int8 { return int8(x) }, true, true) })
-	t.Run("uint8", func(t *testing.T) { testSortType(t, func(x uint64) uint8 { return uint8(x) }, true, false) })
-	t.Run("int16", func(t *testing.T) { testSortType(t, func(x uint64) int16 { return int16(x) }, true, true) })
-	t.Run("uint16", func(t *testing.T) { testSortType(t, func(x uint64) uint16 { return uint16(x) }, true, false) })
-	t.Run("int32", func(t *testing.T) { testSortType(t, func(x uint64) int32 { return int32(x) }, true, true) })
-	t.Run("uint32", func(t *testing.T) { testSortType(t, func(x uint64) uint32 { return uint32(x) }, true, false) })
-	t.Run("int64", func(t *testing.T) { testSortType(t, func(x uint64) int64 { return int64(x) }, true, true) })
-	t.Run("uint64", func(t *testing.T) { testSortType(t, func(x uint64) uint64 { return x }, true, true) })
-	t.Run("int", func(t *testing.T) { testSortType(t, func(x uint64) int { return int(x) }, true, false) })
-	t.Run("uint", func(t *testing.T) { testSortType(t, func(x uint64) uint { return uint(x) }, true, false) })
-	t.Run("uintptr", func(t *testing.T) { testSortType(t, func(x uint64) uintptr { return uintptr(x) }, true, false) })
-	t.Run("myInt", func(t *testing.T) { testSortType(t, func(x uint64) myInt { return myInt(x) }, true, false) })
+	t.Run("int8", func(t *testing.T) { testSortType(t, func(x uint64) int8 { return int8(x) }, false, 0) })
+	t.Run("uint8", func(t *testing.T) { testSortType(t, func(x uint64) uint8 { return uint8(x) }, false, 1) })
+	t.Run("int16", func(t *testing.T) { testSortType(t, func(x uint64) int16 { return int16(x) }, false, 1) })
+	t.Run("uint16", func(t *testing.T) { testSortType(t, func(x uint64) uint16 { return uint16(x) }, false, 0) })
+	t.Run("int32", func(t *testing.T) { testSortType(t, func(x uint64) int32 { return int32(x) }, false, 1) })
+	t.Run("uint32", func(t *testing.T) { testSortType(t, func(x uint64) uint32 { return uint32(x) }, false, 0) })
+	t.Run("int64", func(t *testing.T) { testSortType(t, func(x uint64) int64 { return int64(x) }, false, 0) })
+	t.Run("uint64", func(t *testing.T) { testSortType(t, func(x uint64) uint64 { return x }, false, 2) })
+	t.Run("int", func(t *testing.T) { testSortType(t, func(x uint64) int { return int(x) }, false, 0) })
+	t.Run("uint", func(t *testing.T) { testSortType(t, func(x uint64) uint { return uint(x) }, false, 0) })
+	t.Run("uintptr", func(t *testing.T) { testSortType(t, func(x uint64) uintptr { return uintptr(x) }, false, 0) })
+	t.Run("myInt", func(t *testing.T) { testSortType(t, func(x uint64) myInt { return myInt(x) }, false, 0) })
 	// Signed keys centred on zero, whose top bits all agree but the sign's.
 	t.Run("int64small", func(t *testing.T) {
-		testSortType(t, func(x uint64) int64 { return int64(x%2001) - 1000 }, true, true)
+		testSortType(t, func(x uint64) int64 { return int64(x%2001) - 1000 }, false, 1)
 	})
 }
 
@@ -241,33 +279,33 @@ var specials64 = []float64{
 }
 
 func TestSortFloats(t *testing.T) {
-	t.Run("float64/bits", func(t *testing.T) { testSortType(t, math.Float64frombits, true, true) })
+	t.Run("float64/bits", func(t *testing.T) { testSortType(t, math.Float64frombits, true, 2) })
 	t.Run("float32/bits", func(t *testing.T) {
-		testSortType(t, func(x uint64) float32 { return math.Float32frombits(uint32(x)) }, true, true)
+		testSortType(t, func(x uint64) float32 { return math.Float32frombits(uint32(x)) }, true, 1)
 	})
 	t.Run("float32/highbits", func(t *testing.T) {
-		testSortType(t, func(x uint64) float32 { return math.Float32frombits(uint32(x >> 32)) }, true, false)
+		testSortType(t, func(x uint64) float32 { return math.Float32frombits(uint32(x >> 32)) }, true, 0)
 	})
 	t.Run("float64/values", func(t *testing.T) {
-		testSortType(t, func(x uint64) float64 { return float64(int64(x%2001)-1000) / 8 }, true, true)
+		testSortType(t, func(x uint64) float64 { return float64(int64(x%2001)-1000) / 8 }, true, 0)
 	})
 	t.Run("float64/specials", func(t *testing.T) {
-		testSortType(t, func(x uint64) float64 { return specials64[x%uint64(len(specials64))] }, true, true)
+		testSortType(t, func(x uint64) float64 { return specials64[x%uint64(len(specials64))] }, true, 1)
 	})
 	t.Run("float32/specials", func(t *testing.T) {
-		testSortType(t, func(x uint64) float32 { return float32(specials64[(x*7)%uint64(len(specials64))]) }, true, false)
+		testSortType(t, func(x uint64) float32 { return float32(specials64[(x*7)%uint64(len(specials64))]) }, true, 0)
 	})
 	t.Run("myFloat/specials", func(t *testing.T) {
-		testSortType(t, func(x uint64) myFloat { return myFloat(specials64[x%uint64(len(specials64))]) }, true, false)
+		testSortType(t, func(x uint64) myFloat { return myFloat(specials64[x%uint64(len(specials64))]) }, true, 0)
 	})
 }
 
 func TestSortStrings(t *testing.T) {
 	t.Run("string", func(t *testing.T) {
-		testSortType(t, func(x uint64) string { return strconv.FormatUint(x, 36) }, false, true)
+		testSortType(t, func(x uint64) string { return strconv.FormatUint(x, 36) }, false, 1)
 	})
 	t.Run("myString", func(t *testing.T) {
-		testSortType(t, func(x uint64) myString { return myString(strconv.FormatUint(x%1000, 10)) }, false, false)
+		testSortType(t, func(x uint64) myString { return myString(strconv.FormatUint(x%1000, 10)) }, false, 0)
 	})
 }
 
@@ -275,9 +313,12 @@ func TestSortStrings(t *testing.T) {
 // included.
 func TestSortOrderedQuick(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 3, 17, 1000, 100_000} {
-		for _, p := range patterns {
+	for _, n := range []int{0, 1, 2, 3, 17, 1000, 20_000} {
+		for _, p := range testPatterns() {
 			for _, opts := range [][]par.Option{nil, {par.WithMinLen(1)}} {
+				if n > 1000 && opts != nil {
+					continue
+				}
 				raw := p.gen(n, r)
 				in := convert(raw, func(x uint64) float64 { return specials64[x%uint64(len(specials64))] })
 				got := slices.Clone(in)
@@ -303,10 +344,10 @@ func cmpRec(a, b rec) int { return cmp.Compare(a.key, b.key) }
 func TestSortFunc(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	optsets := [][]par.Option{nil, {par.WithMinLen(1)}, {par.WithGrain(300)}}
-	for _, n := range sizes(t) {
-		for _, p := range patterns {
+	for _, n := range sizes(1) {
+		for _, p := range testPatterns() {
 			for oi, opts := range optsets {
-				if oi == 1 && n > 8193 || oi == 2 && n > 1<<15+1 {
+				if oi == 1 && n > 1000 || oi == 2 && n > 20_000 {
 					continue
 				}
 				in := convert(p.gen(n, r), func(x uint64) rec { return rec{key: x % 1000} })
@@ -351,8 +392,8 @@ func TestSortOnPool(t *testing.T) {
 	defer p.Close()
 	r := rand.New(rand.NewPCG(7, 8))
 	rounds := 20
-	if testing.Short() {
-		rounds = 4
+	if testing.Short() || raceBuild {
+		rounds = 3
 	}
 	for range rounds {
 		n := 50_000 + r.IntN(200_000)
