@@ -83,7 +83,7 @@ func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, lea
 			copy(b, a)
 		}
 		return
-	case n <= leaf:
+	case n <= leaf && top <= lsdMaxBits:
 		if inB := lsd(a, b, top, flip); inB == inA {
 			if inA {
 				copy(a, b)
@@ -91,6 +91,9 @@ func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, lea
 				copy(b, a)
 			}
 		}
+		return
+	case n <= leaf:
+		fine(a, b, top, flip, inA)
 		return
 	}
 	for {
@@ -292,6 +295,86 @@ func blocks(w *Worker, n int) int {
 		return 1
 	}
 	return min(max(n/radixBlock, 1), 4*w.sched().Pool().Workers())
+}
+
+// lsdMaxBits is the widest key range left to sort that a cache-sized region
+// finishes by LSD passes, one per 8 bits; wider ones go to fine, whose cost
+// does not grow with the width.
+const lsdMaxBits = 24
+
+// fineRun is the longest bucket of fine sorted by insertion.
+const fineRun = 24
+
+// fine sorts a cache-sized region a by the bits of the key below top with
+// one distribution pass into b by a digit wide enough that the buckets hold
+// one to two keys on average (at most fineBits), then insertion sorts of the
+// buckets; a bucket longer than fineRun is sorted by sortRegion. The result
+// ends in a if inA. On 5,000 random keys of 56 bits it takes a third of the
+// time of the seven LSD passes they need; on 39,000 (a bucket of W6) about
+// as long, and it is kept for both for simplicity.
+func fine[K unsigned](a, b []K, top uint, flip K, inA bool) {
+	n := len(a)
+	wd := min(uint(bits.Len(uint(n)))-1, fineBits, top)
+	sh := top - wd
+	mask := K(1)<<wd - 1
+	var c [1<<fineBits + 1]uint32
+	h := c[:1<<wd+1]
+	var diff K
+	for _, x := range a {
+		h[((x^flip)>>sh)&mask]++
+		diff |= x ^ a[0]
+	}
+	if diff>>sh == 0 { // no key differs in this digit: look lower
+		if diff == 0 {
+			if !inA {
+				copy(b, a)
+			}
+			return
+		}
+		sortRegion(nil, a, b, uint(bits.Len64(uint64(diff))), flip, inA, radixLeaf)
+		return
+	}
+	var sum uint32
+	for i, k := range h {
+		h[i] = sum
+		sum += k
+	}
+	for _, x := range a {
+		g := ((x ^ flip) >> sh) & mask
+		b[h[g]] = x
+		h[g]++
+	}
+	// h[d] is now the end of bucket d.
+	lo := 0
+	for _, e := range h[:1<<wd] {
+		hi := int(e)
+		switch m := hi - lo; {
+		case m <= 1:
+		case m <= fineRun:
+			// The keys of a bucket agree on the sign bit: raw order is key order.
+			insertionSortKeys(b[lo:hi])
+		default:
+			sortRegion(nil, b[lo:hi], a[lo:hi], sh, flip, true, radixLeaf)
+		}
+		lo = hi
+	}
+	if inA {
+		copy(a, b)
+	}
+}
+
+// fineBits bounds the digit of fine: 4096 counters stay in the L1 cache.
+const fineBits = 12
+
+func insertionSortKeys[K unsigned](a []K) {
+	for i := 1; i < len(a); i++ {
+		x := a[i]
+		j := i
+		for ; j > 0 && x < a[j-1]; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+	}
 }
 
 // forEach calls f(w, i) for every i in [lo, hi), forking a task per half,
