@@ -58,69 +58,72 @@ func keyBits[K unsigned]() uint { return uint(unsafe.Sizeof(K(0))) * 8 }
 
 // radixSort sorts a by the keys x^flip, using b (of the same length) as
 // scratch. w is the caller's worker handle, or nil to sort on the caller
-// alone.
-func radixSort[K unsigned](w *Worker, a, b []K, flip K) {
+// alone. If post is not nil, it is called on every piece of a once the piece
+// holds its final keys, while the piece is still in cache (the pieces
+// partition a).
+func radixSort[K unsigned](w *Worker, a, b []K, flip K, post func([]K)) {
 	leaf := radixLeaf
 	if w != nil {
 		leaf = radixSplit
 	}
-	sortRegion(w, a, b, keyBits[K](), flip, true, leaf)
+	sortRegion(w, a, b, keyBits[K](), flip, true, leaf, post)
 }
 
 // sortRegion sorts region a by key, the result ending in a if inA and in b
 // otherwise; b is scratch of the same length. Every key of a agrees on the
 // bits at and above top. A region longer than leaf is distributed by its top
-// digit first.
-func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, leaf int) {
+// digit first. post, if not nil, is called on the pieces of the result (see
+// radixSort).
+func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, leaf int, post func([]K)) {
 	n := len(a)
-	switch {
-	case n == 0:
-		return
-	case n <= radixTiny && (flip == 0 || top < keyBits[K]()):
-		// Within a region that agrees on the sign bit, raw order is key order.
-		slices.Sort(a)
-		if !inA {
-			copy(b, a)
-		}
-		return
-	case n <= leaf && top <= lsdMaxBits:
-		if inB := lsd(a, b, top, flip); inB == inA {
-			if inA {
-				copy(a, b)
-			} else {
-				copy(b, a)
-			}
-		}
-		return
-	case n <= leaf:
-		fine(a, b, top, flip, inA)
-		return
+	res := a
+	if !inA {
+		res = b
 	}
 	for {
-		sh := uint(0)
-		if top > digitBits {
-			sh = top - digitBits
-		}
-		var off [radix + 1]int
-		diff, split := distribute(w, a, b, sh, flip, &off)
-		if !split {
-			if diff == 0 { // all keys equal
-				if !inA {
+		switch {
+		case n == 0:
+		case n <= radixTiny && (flip == 0 || top < keyBits[K]()):
+			// Within a region that agrees on the sign bit, raw order is key order.
+			slices.Sort(a)
+			copy(res, a)
+		case n <= leaf && top <= lsdMaxBits:
+			if inB := lsd(a, b, top, flip); inB == inA {
+				if inA {
+					copy(a, b)
+				} else {
 					copy(b, a)
 				}
+			}
+		case n <= leaf:
+			fine(a, b, top, flip, inA)
+		default:
+			sh := uint(0)
+			if top > digitBits {
+				sh = top - digitBits
+			}
+			var off [radix + 1]int
+			diff, split := distribute(w, a, b, sh, flip, &off)
+			if split {
+				sortBuckets(w, b, a, &off, 0, radix, sh, flip, !inA, post)
 				return
 			}
-			top = uint(bits.Len64(uint64(diff)))
-			continue
+			if diff != 0 {
+				top = uint(bits.Len64(uint64(diff)))
+				continue
+			}
+			copy(res, a) // all keys equal
 		}
-		sortBuckets(w, b, a, &off, 0, radix, sh, flip, !inA)
+		if post != nil {
+			post(res)
+		}
 		return
 	}
 }
 
 // sortBuckets sorts buckets [lo, hi) of a, bucket d being a[off[d]:off[d+1]],
 // with b as scratch, splitting the buckets between tasks by element count.
-func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi int, top uint, flip K, inA bool) {
+func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi int, top uint, flip K, inA bool, post func([]K)) {
 	for w != nil && hi-lo > 1 && off[hi]-off[lo] >= radixParBuckets {
 		// Cut where half of the elements lie, keeping a bucket on each side.
 		half := off[lo] + (off[hi]-off[lo])/2
@@ -130,15 +133,15 @@ func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi in
 		}
 		l, m := lo, mid
 		w.Join(
-			func(w *Worker) { sortBuckets(w, a, b, off, l, m, top, flip, inA) },
-			func(w *Worker) { sortBuckets(w, a, b, off, m, hi, top, flip, inA) },
+			func(w *Worker) { sortBuckets(w, a, b, off, l, m, top, flip, inA, post) },
+			func(w *Worker) { sortBuckets(w, a, b, off, m, hi, top, flip, inA, post) },
 		)
 		return
 	}
 	for d := lo; d < hi; d++ {
 		i, j := off[d], off[d+1]
 		if j-i > 0 {
-			sortRegion(w, a[i:j], b[i:j], top, flip, inA, radixLeaf)
+			sortRegion(w, a[i:j], b[i:j], top, flip, inA, radixLeaf, post)
 		}
 	}
 }
@@ -331,7 +334,7 @@ func fine[K unsigned](a, b []K, top uint, flip K, inA bool) {
 			}
 			return
 		}
-		sortRegion(nil, a, b, uint(bits.Len64(uint64(diff))), flip, inA, radixLeaf)
+		sortRegion(nil, a, b, uint(bits.Len64(uint64(diff))), flip, inA, radixLeaf, nil)
 		return
 	}
 	var sum uint32
@@ -354,7 +357,7 @@ func fine[K unsigned](a, b []K, top uint, flip K, inA bool) {
 			// The keys of a bucket agree on the sign bit: raw order is key order.
 			insertionSortKeys(b[lo:hi])
 		default:
-			sortRegion(nil, b[lo:hi], a[lo:hi], sh, flip, true, radixLeaf)
+			sortRegion(nil, b[lo:hi], a[lo:hi], sh, flip, true, radixLeaf, nil)
 		}
 		lo = hi
 	}
@@ -436,8 +439,7 @@ func radixFloat[K unsigned](w *Worker, a, b []K) {
 	nb := blocks(w, n)
 	block := func(i int) []K { return a[i*n/nb : (i+1)*n/nb] }
 	forEach(w, 0, nb, func(_ *Worker, i int) { floatKeys(block(i)) })
-	radixSort(w, a, b, 0)
-	forEach(w, 0, nb, func(_ *Worker, i int) { floatValues(block(i)) })
+	radixSort(w, a, b, 0, floatValues[K])
 	// The +NaNs sorted after +Inf: rotate them to the front, after the -NaNs.
 	t := 0
 	for t < n && isNaNBits(a[n-1-t]) {

@@ -10,38 +10,44 @@ import (
 )
 
 // Default lengths at or below which a sort is done by the slices function on
-// the caller: below them the parallel algorithms do not pay for themselves
-// (measured with BenchmarkSortSmall on 2 cores).
+// the caller, where the other algorithm stops paying for itself: measured
+// with BenchmarkSortCrossover on 2 cores (a radix sort of floats breaks even
+// with pdqsort at about 1,000 elements, of 8-byte integers at about 150; the
+// buffered merge sort beats slices.SortStableFunc from 64 elements on).
 const (
-	sortSeqRadix  = 1 << 12
+	sortSeqRadix  = 1 << 10
 	sortSeqCmp    = 1 << 13
 	sortSeqStable = 1 << 5
 )
 
 // Sort sorts s in ascending order, in place, in parallel, with the result of
-// slices.Sort: NaNs first, then the other values in ascending order. Writes
-// to s happen before Sort returns.
+// slices.Sort: for floats, NaNs first, then the numbers in ascending order.
+// The writes to s happen before Sort returns.
 //
-// Integer and floating-point element types (named ones too) are sorted by a
-// parallel radix sort, strings by a parallel quicksort. Floats are ordered
-// as slices.Sort orders them, which ranks all NaNs equal and -0 equal to +0:
-// the values of s are kept bit for bit, but among equal elements the order
-// may differ from that of slices.Sort, which is not stable either.
+// Integer and floating-point element types, named ones included, are sorted
+// by a parallel radix sort, strings by a parallel quicksort. slices.Sort
+// holds all NaNs equal to one another and -0 equal to +0, and Sort does the
+// same: every bit pattern of s is kept, but the order among equal elements
+// may differ from the one slices.Sort leaves, which is not stable either.
 //
-// Sort allocates one scratch copy of s for integers and floats, and nothing
-// of that size for strings. An s of at most a few thousand elements is
-// sorted by slices.Sort on the caller. OnPool directs the call at a pool;
+// The radix sort allocates one scratch copy of s; the quicksort allocates
+// nothing of the size of s. An s of at most 1,024 numbers or 8,192 strings,
+// or one that is already sorted or in descending order, is sorted on the
+// caller by slices.Sort or reversed. OnPool directs the call at a pool;
 // WithMinLen(n) or WithGrain(n) sets the length at or below which s, or a
 // piece of it, is sorted sequentially.
 //
-// On 2 cores, 10 million uint64 take about TODO ms against TODO ms for
-// slices.Sort.
+// On 2 cores, W6 (10 million uint64) takes TODO against TODO for slices.Sort.
 func Sort[S ~[]E, E cmp.Ordered](s S, opts ...Option) {
 	c := configure(opts)
 	n := len(s)
+	if n <= c.seq(sortSeqRadix) || presorted(s, func(a, b E) bool { return cmp.Less(a, b) }, false) {
+		slices.Sort(s)
+		return
+	}
 	kind := reflect.TypeFor[E]().Kind()
 	if kind == reflect.String {
-		if n <= c.seq(sortSeqCmp) || slices.IsSorted(s) {
+		if n <= c.seq(sortSeqCmp) {
 			slices.Sort(s)
 			return
 		}
@@ -49,11 +55,8 @@ func Sort[S ~[]E, E cmp.Ordered](s S, opts ...Option) {
 		c.run(func(w *sched.Worker) { quickSortOrdered(handle(w), s, grain, quickBad) })
 		return
 	}
-	if n <= c.seq(sortSeqRadix) {
-		slices.Sort(s)
-		return
-	}
 	p := unsafe.Pointer(unsafe.SliceData(s))
+	var zero E
 	switch kind {
 	case reflect.Int8:
 		countSort(&c, unsafe.Slice((*uint8)(p), n), 1<<7)
@@ -73,7 +76,7 @@ func Sort[S ~[]E, E cmp.Ordered](s S, opts ...Option) {
 		sortKeys(&c, unsafe.Slice((*uint64)(p), n), 0)
 	case reflect.Int, reflect.Uint, reflect.Uintptr:
 		signed := kind == reflect.Int
-		if unsafe.Sizeof(s[0]) == 8 {
+		if unsafe.Sizeof(zero) == 8 {
 			sortKeys(&c, unsafe.Slice((*uint64)(p), n), uint64(b2i(signed))<<63)
 		} else {
 			sortKeys(&c, unsafe.Slice((*uint32)(p), n), uint32(b2i(signed))<<31)
@@ -85,6 +88,34 @@ func Sort[S ~[]E, E cmp.Ordered](s S, opts ...Option) {
 	default:
 		panic("par: Sort: unexpected element kind " + kind.String())
 	}
+}
+
+// presorted reports whether s is in ascending order (which it leaves alone)
+// or in descending order (which it reverses, leaving s sorted). Elements
+// in descending order may be equal unless strict. On a shuffled s it returns
+// after a few comparisons; on a sorted one it costs a sequential pass, about
+// what pdqsort spends to find out.
+func presorted[E any](s []E, less func(a, b E) bool, strict bool) bool {
+	if len(s) < 2 {
+		return true
+	}
+	i := 1
+	for i < len(s) && !less(s[i], s[i-1]) {
+		i++
+	}
+	if i == len(s) {
+		return true
+	}
+	if i > 1 {
+		return false // ascending, then not
+	}
+	for i = 1; i < len(s); i++ {
+		if strict && !less(s[i], s[i-1]) || less(s[i-1], s[i]) {
+			return false
+		}
+	}
+	slices.Reverse(s)
+	return true
 }
 
 func b2i(b bool) int {
@@ -110,10 +141,10 @@ func (c *config) seq(def int) int {
 func sortKeys[K unsigned](c *config, a []K, flip K) {
 	b := make([]K, len(a))
 	if len(a) < radixSplit {
-		radixSort(nil, a, b, flip)
+		radixSort(nil, a, b, flip, nil)
 		return
 	}
-	c.run(func(w *sched.Worker) { radixSort(handle(w), a, b, flip) })
+	c.run(func(w *sched.Worker) { radixSort(handle(w), a, b, flip, nil) })
 }
 
 // sortFloats radix-sorts the floats whose bits are a.
@@ -182,8 +213,11 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 		panic("par: SortFunc: cmp is nil")
 	}
 	c := configure(opts)
-	if len(s) <= c.seq(sortSeqCmp) || slices.IsSortedFunc(s, cmp) {
+	if len(s) <= c.seq(sortSeqCmp) {
 		slices.SortFunc(s, cmp)
+		return
+	}
+	if presorted(s, func(a, b E) bool { return cmp(a, b) < 0 }, false) {
 		return
 	}
 	grain := c.seq(quickGrain)
@@ -205,8 +239,11 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 		panic("par: SortStableFunc: cmp is nil")
 	}
 	c := configure(opts)
-	if len(s) <= c.seq(sortSeqStable) || slices.IsSortedFunc(s, cmp) {
+	if len(s) <= c.seq(sortSeqStable) {
 		slices.SortStableFunc(s, cmp)
+		return
+	}
+	if presorted(s, func(a, b E) bool { return cmp(a, b) < 0 }, true) {
 		return
 	}
 	b := make([]E, len(s))
