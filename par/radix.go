@@ -312,9 +312,9 @@ const fineRun = 24
 // one distribution pass into b by a digit wide enough that the buckets hold
 // one to two keys on average (at most fineBits), then insertion sorts of the
 // buckets; a bucket longer than fineRun is sorted by sortRegion. The result
-// ends in a if inA. On 5,000 random keys of 56 bits it takes a third of the
-// time of the seven LSD passes they need; on 39,000 (a bucket of W6) about
-// as long, and it is kept for both for simplicity.
+// ends in a if inA. On 5,000 random keys of 56 bits it takes 4.2 ns a key, a
+// third of the time of the seven LSD passes they need; on 39,000 (a bucket
+// of W6) about 8.5 ns, two thirds.
 func fine[K unsigned](a, b []K, top uint, flip K, inA bool) {
 	n := len(a)
 	wd := min(uint(bits.Len(uint(n)))-1, fineBits, top)
@@ -366,8 +366,11 @@ func fine[K unsigned](a, b []K, top uint, flip K, inA bool) {
 	}
 }
 
-// fineBits bounds the digit of fine: 4096 counters stay in the L1 cache.
-const fineBits = 12
+// fineBits bounds the digit of fine: 16,384 counters, 64 KiB in the L2
+// cache, zeroed on every call (about 1 µs; splitting fine by counter size
+// to spare small regions that cost made the hot loop slower). On the
+// 39,000-key buckets of W6, 14 bits take 0.85 of the time of 12 bits.
+const fineBits = 14
 
 func insertionSortKeys[K unsigned](a []K) {
 	for i := 1; i < len(a); i++ {
