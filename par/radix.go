@@ -42,12 +42,13 @@ const (
 	digitBits = 8
 	radix     = 1 << digitBits
 
-	// radixLeaf is the longest region finished by LSD passes: with its scratch
-	// it stays within the 1 MiB L2 cache even for 8-byte keys.
+	// radixLeaf is the longest region finished in cache (by lsd or fine):
+	// with its scratch it stays within the 1 MiB L2 cache even for 8-byte
+	// keys.
 	radixLeaf = 1 << 16
 	// radixSplit is the shortest input that is distributed by its top digit
-	// before LSD passes, so that its buckets can be sorted in parallel.
-	// Shorter ones are sorted on the caller, without the pool.
+	// before the cached passes, so that its buckets can be sorted in
+	// parallel. Shorter ones are sorted on the caller, without the pool.
 	radixSplit = 1 << 14
 	// radixTiny is the longest region handed to slices.Sort, where a
 	// comparison sort beats 256-entry histograms.
