@@ -126,11 +126,11 @@ var patterns = []pattern{
 	}},
 }
 
-// sizes returns the lengths to test: around the thresholds of the
+// sortSizes returns the lengths to test: around the thresholds of the
 // sequential fallbacks and of the radix sort's split (1<<14); with tier 1
 // past its cache leaf (1<<16), with tier 2 past the length at which its
 // passes run in parallel blocks (1<<17).
-func sizes(tier int) []int {
+func sortSizes(tier int) []int {
 	s := []int{0, 1, 2, 3, 17, 100, 1000, 4096, 4097, 8193, 20_000}
 	if raceBuild {
 		tier = 0
@@ -233,7 +233,7 @@ type myString string
 func testSortType[E cmp.Ordered](t *testing.T, f func(uint64) E, floats bool, tier int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	optsets := [][]par.Option{nil, {par.WithMinLen(1)}, {par.WithGrain(300)}}
-	for _, n := range sizes(tier) {
+	for _, n := range sortSizes(tier) {
 		for _, p := range testPatterns() {
 			for oi, opts := range optsets {
 				if oi > 0 && n > 20_000 {
@@ -344,7 +344,7 @@ func cmpRec(a, b rec) int { return cmp.Compare(a.key, b.key) }
 func TestSortFunc(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	optsets := [][]par.Option{nil, {par.WithMinLen(1)}, {par.WithGrain(300)}}
-	for _, n := range sizes(1) {
+	for _, n := range sortSizes(1) {
 		for _, p := range testPatterns() {
 			for oi, opts := range optsets {
 				if oi == 1 && n > 1000 || oi == 2 && n > 20_000 {
