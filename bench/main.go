@@ -1,0 +1,308 @@
+// Command bench runs DESIGN.md's workloads W1..W8 sequentially, with weft,
+// and with the other ways Go programs run them in parallel, and reports the
+// median times, speedups, checksums and weft's per-worker utilization.
+//
+// Usage, from the repository root:
+//
+//	go run ./bench                  # quick sizes, under a minute on 2 cores
+//	go run ./bench -full            # DESIGN.md's sizes
+//	go run ./bench -w W2,W3 -c static,dynamic,conc -reps 10
+//	go run ./bench -json out.json -html out.html
+//
+// Every implementation of a workload must give the sequential checksum, and
+// at full size the sequential checksum must be DESIGN.md's reference: a
+// mismatch makes the command exit with status 1.
+//
+// bench is a module of its own (see go.work at the root), so that the library
+// never depends on the competitors it is measured against.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/weftgo/weft/par"
+)
+
+type flags struct {
+	workloads   string
+	competitors string
+	workers     int
+	reps        int
+	warmup      int
+	full        bool
+	sizes       string
+	cap         time.Duration
+	sweep       bool
+	scaling     bool
+	jsonPath    string
+	htmlPath    string
+	svgPath     string
+	progress    bool
+	list        bool
+}
+
+func parseFlags(args []string) (*flags, error) {
+	f := &flags{}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m; W4 and W8 select both parts)")
+	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "workers for weft's pool and every competitor")
+	fs.IntVar(&f.reps, "reps", 5, "timed runs per implementation; the median is reported")
+	fs.IntVar(&f.warmup, "warmup", 1, "untimed runs before the timed ones")
+	fs.BoolVar(&f.full, "full", false, "run DESIGN.md's sizes (the default shrinks them to finish in under a minute)")
+	fs.StringVar(&f.sizes, "n", "", "sizes by workload, e.g. W1=1000000,W4=30 (overrides -full)")
+	fs.DurationVar(&f.cap, "cap", 0, "longest a competitor's run may take; per-element ones projected over it are skipped (default 300ms quick, 5s full)")
+	fs.BoolVar(&f.sweep, "sweep", true, "run the grain sweep of W1..W3")
+	fs.BoolVar(&f.scaling, "scaling", true, "run the scaling table of W1..W3 on 1, 2, 4, 8 and 16 workers")
+	fs.StringVar(&f.jsonPath, "json", "", "write the results as JSON to this file (- for standard output, which then gets no table)")
+	fs.StringVar(&f.htmlPath, "html", "", "write a self-contained HTML chart to this file")
+	fs.StringVar(&f.svgPath, "svg", "", "write the chart as a standalone SVG to this file")
+	fs.BoolVar(&f.progress, "progress", false, "show progress even when standard error is not a terminal")
+	fs.BoolVar(&f.list, "list", false, "list the workloads and competitors and exit")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if f.workers < 1 || f.reps < 1 || f.warmup < 0 {
+		return nil, fmt.Errorf("-workers and -reps must be at least 1, -warmup at least 0")
+	}
+	if f.cap == 0 {
+		f.cap = 300 * time.Millisecond
+		if f.full {
+			f.cap = 5 * time.Second
+		}
+	}
+	return f, nil
+}
+
+func main() {
+	f, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if err != flag.ErrHelp {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+		os.Exit(2)
+	}
+	code, err := run(f)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	os.Exit(code)
+}
+
+// selectWorkloads picks the workloads named in spec, in DESIGN.md's order.
+func selectWorkloads(spec string) ([]*workload, error) {
+	all := allWorkloads()
+	if spec == "" || spec == "all" {
+		return all, nil
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(spec, ",") {
+		s = strings.ToUpper(strings.TrimSpace(s))
+		found := false
+		for _, w := range all {
+			id := strings.ToUpper(w.id)
+			if id == s || strings.TrimRight(id, "CSM") == s {
+				want[w.id], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no workload %q (-list lists them)", s)
+		}
+	}
+	var out []*workload
+	for _, w := range all {
+		if want[w.id] {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+func selectStrategies(spec string) ([]*strategy, error) {
+	all := append(handStrategies(), libStrategies()...)
+	switch spec {
+	case "", "all":
+		return all, nil
+	case "none":
+		return nil, nil
+	}
+	var out []*strategy
+	for _, s := range strings.Split(spec, ",") {
+		s = strings.ToLower(strings.TrimSpace(s))
+		i := slices.IndexFunc(all, func(st *strategy) bool { return st.name == s })
+		if i < 0 {
+			return nil, fmt.Errorf("no competitor %q (-list lists them)", s)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// parseSizes reads -n: comma-separated ID=N pairs.
+func parseSizes(spec string) (map[string]int, error) {
+	out := map[string]int{}
+	if spec == "" {
+		return out, nil
+	}
+	for _, kv := range strings.Split(spec, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(v), "_", ""))
+		if !ok || err != nil || n < 1 {
+			return nil, fmt.Errorf("-n: want ID=N with N >= 1, got %q", kv)
+		}
+		out[strings.ToUpper(strings.TrimSpace(k))] = n
+	}
+	return out, nil
+}
+
+func list() {
+	fmt.Println("Workloads (quick size / DESIGN.md size):")
+	for _, w := range allWorkloads() {
+		fmt.Printf("  %-4s %-11s %s / %s: %s\n", w.id, w.name, w.size(w.quickN), w.size(w.fullN), w.def)
+	}
+	fmt.Println("Competitors:")
+	for _, s := range append(handStrategies(), libStrategies()...) {
+		fmt.Printf("  %-11s %-12s %s\n", s.name, s.kind, s.about)
+	}
+}
+
+func run(f *flags) (int, error) {
+	if f.list {
+		list()
+		return 0, nil
+	}
+	ws, err := selectWorkloads(f.workloads)
+	if err != nil {
+		return 0, err
+	}
+	sts, err := selectStrategies(f.competitors)
+	if err != nil {
+		return 0, err
+	}
+	over, err := parseSizes(f.sizes)
+	if err != nil {
+		return 0, err
+	}
+	sizes := map[string]int{}
+	maxN := 0
+	for _, w := range ws {
+		n := w.quickN
+		if f.full {
+			n = w.fullN
+		}
+		if v, ok := over[strings.ToUpper(w.id)]; ok {
+			n = v
+		} else if v, ok := over[strings.TrimRight(strings.ToUpper(w.id), "CSM")]; ok {
+			n = v
+		}
+		sizes[w.id] = n
+		if !w.perCall && w.id != "W4" && w.id != "W4c" {
+			maxN = max(maxN, n)
+		}
+	}
+
+	start := time.Now()
+	prog := newProgress(f.progress)
+	pool := par.NewPool(par.Workers(f.workers))
+	defer pool.Close()
+	e := newEnv(f.workers, maxN)
+	defer e.close()
+	s := &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)}, strategies: sts}
+	m := &measurer{warmup: f.warmup, reps: f.reps, cap: f.cap, pool: pool, prog: prog,
+		callTarget: 5 * time.Millisecond}
+	if f.full {
+		m.callTarget = 20 * time.Millisecond
+	}
+
+	rep := &report{
+		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+		CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Workers: f.workers,
+		Full: f.full, Warmup: f.warmup, Reps: f.reps, Cap: f.cap, Started: start,
+	}
+	for _, w := range ws {
+		n := sizes[w.id]
+		wr := &wlReport{ID: w.id, Name: w.name, Def: w.def, N: n, FullN: w.fullN, Size: w.size(n),
+			PerCall: w.perCall, Ref: w.ref}
+		prog.show("%s: preparing", w.id)
+		for _, im := range w.build(s, n) {
+			var probe func() (time.Duration, string)
+			if pn := w.probe(n); pn > 0 && pn < n && im.perElement {
+				probe = func() (time.Duration, string) { return s.probe(w, im.name, n, pn, m) }
+			}
+			r := m.measure(w.id, w.perCall, im, probe)
+			wr.Results = append(wr.Results, &r)
+		}
+		rep.Errors = append(rep.Errors, wr.finish()...)
+		rep.Workloads = append(rep.Workloads, wr)
+	}
+	var sums []*workload
+	for _, w := range ws {
+		if w.id == "W1" || w.id == "W2" || w.id == "W3" {
+			sums = append(sums, w)
+		}
+	}
+	if f.sweep {
+		for _, w := range sums {
+			rep.Sweep = append(rep.Sweep, s.sweep(w, sizes[w.id], m))
+		}
+	}
+	if f.scaling && len(sums) > 0 {
+		rep.Scaling = s.scaling(sums, sizes, m)
+	}
+	rep.Faster = fasterThanWeft(rep.Workloads)
+	rep.Elapsed = time.Since(start)
+	prog.clear()
+
+	if f.jsonPath != "-" {
+		writeText(os.Stdout, rep)
+	}
+	if f.jsonPath != "" {
+		if err := writeJSON(f.jsonPath, rep); err != nil {
+			return 0, err
+		}
+	}
+	if f.htmlPath != "" {
+		if err := os.WriteFile(f.htmlPath, []byte(chartHTML(rep)), 0o644); err != nil {
+			return 0, err
+		}
+	}
+	if f.svgPath != "" {
+		if err := os.WriteFile(f.svgPath, []byte(chartSVG(rep)), 0o644); err != nil {
+			return 0, err
+		}
+	}
+	if len(rep.Errors) > 0 {
+		if f.jsonPath == "-" {
+			for _, e := range rep.Errors {
+				fmt.Fprintln(os.Stderr, "bench:", e)
+			}
+		}
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// probe times one run of the named implementation at the smaller size pn and
+// projects it to n by the workload's units of work.
+func (s *suite) probe(w *workload, name string, n, pn int, m *measurer) (time.Duration, string) {
+	for _, im := range w.build(s, pn) {
+		if im.name != name {
+			continue
+		}
+		d, _, _, _ := m.once(im, 1)
+		per := float64(d) / w.units(pn)
+		return time.Duration(per * w.units(n)), fmt.Sprintf("%s on %s", fmtDur(d), w.size(pn))
+	}
+	return 0, ""
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/weftgo/weft/par"
+)
+
+// result is the measurement of one implementation of one workload.
+type result struct {
+	Impl  string `json:"impl"`
+	Kind  kind   `json:"kind"`
+	About string `json:"about,omitempty"`
+	// Skip says why it did not run; the other fields are then empty.
+	Skip string `json:"skip,omitempty"`
+	// Capped says why it ran fewer times than asked (its warm-up was over
+	// the time cap); its median is then of those runs.
+	Capped   string          `json:"capped,omitempty"`
+	Calls    int             `json:"calls_per_run"` // calls per timed run: 1 except for W8
+	Times    []time.Duration `json:"times_ns"`      // each timed run
+	Median   time.Duration   `json:"median_ns"`     // per call for W8
+	Min      time.Duration   `json:"min_ns"`        // per call for W8
+	Allocs   float64         `json:"allocs_per_call"`
+	Bytes    float64         `json:"bytes_per_call"`
+	Checksum string          `json:"checksum"`
+	Speedup  float64         `json:"speedup,omitempty"`     // sequential median over this one
+	VsWeft   float64         `json:"vs_weft,omitempty"`     // this median over weft's: above 1, weft is faster
+	Util     *utilization    `json:"utilization,omitempty"` // weft only
+}
+
+// utilization is the busy time of weft's pool over the wall time of the timed
+// runs, and its event counts per run.
+type utilization struct {
+	Wall    time.Duration `json:"wall_ns"`
+	Workers []float64     `json:"workers"` // busy over wall, per worker
+	Caller  float64       `json:"caller"`  // the calling goroutine's seat
+	Tasks   float64       `json:"tasks_per_run"`
+	Steals  float64       `json:"steals_per_run"`
+	Tries   float64       `json:"steal_tries_per_run"`
+}
+
+// measurer runs implementations.
+type measurer struct {
+	warmup, reps int
+	cap          time.Duration // longest a competitor's run may take
+	callTarget   time.Duration // how long a timed run of a per-call workload lasts
+	pool         *par.Pool     // weft's, for its statistics
+	prog         *progress
+}
+
+// measure times im: warm-up runs, then reps timed runs, each after a garbage
+// collection, with the allocations and the checksum of each. probe, if not
+// nil, times the same implementation on a smaller input first and returns the
+// projected time at full size.
+func (m *measurer) measure(label string, perCall bool, im impl, probe func() (time.Duration, string)) result {
+	r := result{Impl: im.name, Kind: im.kind, About: im.about, Calls: 1}
+	if im.skip != "" {
+		r.Skip = im.skip
+		return r
+	}
+	competitor := im.kind == kindHand || im.kind == kindLib
+	if probe != nil && competitor && im.perElement {
+		m.prog.show("%s %s: probing on a smaller input", label, im.name)
+		projected, how := probe()
+		if projected > m.cap {
+			r.Skip = fmt.Sprintf("one goroutine or task per element: projected %s a run (%s), over the %s cap",
+				roundDur(projected), how, m.cap)
+			return r
+		}
+	}
+	if perCall {
+		r.Calls = m.calibrate(im)
+	}
+	for i := range m.warmup {
+		m.prog.show("%s %s: warm-up %d/%d", label, im.name, i+1, m.warmup)
+		d, _, _, c := m.once(im, r.Calls)
+		r.Checksum = c
+		if competitor && d > m.cap {
+			r.Capped = fmt.Sprintf("warm-up took %s, over the %s cap: 1 run, not repeated", roundDur(d), m.cap)
+			r.Times = []time.Duration{d}
+			r.Median, r.Min = d, d
+			return r
+		}
+	}
+	var before par.Stats
+	if im.kind == kindWeft {
+		before = m.settle()
+	}
+	var allocs, bytes uint64
+	for i := range m.reps {
+		m.prog.show("%s %s: run %d/%d", label, im.name, i+1, m.reps)
+		d, a, b, c := m.once(im, r.Calls)
+		if r.Checksum == "" {
+			r.Checksum = c
+		} else if c != r.Checksum {
+			r.Checksum = fmt.Sprintf("unstable: %s, then %s", r.Checksum, c)
+		}
+		r.Times = append(r.Times, d)
+		allocs += a
+		bytes += b
+	}
+	if im.kind == kindWeft {
+		r.Util = utilizationOf(before, m.settle(), r.Times)
+	}
+	nCalls := float64(r.Calls * len(r.Times))
+	r.Allocs = float64(allocs) / nCalls
+	r.Bytes = float64(bytes) / nCalls
+	r.Median = median(r.Times) / time.Duration(r.Calls)
+	r.Min = slices.Min(r.Times) / time.Duration(r.Calls)
+	return r
+}
+
+// once makes one timed run of im: its duration, allocations and bytes
+// allocated, and its checksum.
+func (m *measurer) once(im impl, calls int) (time.Duration, uint64, uint64, string) {
+	if im.setup != nil {
+		im.setup()
+	}
+	runtime.GC()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	t0 := time.Now()
+	im.run(calls)
+	d := time.Since(t0)
+	runtime.ReadMemStats(&ms1)
+	return d, ms1.Mallocs - ms0.Mallocs, ms1.TotalAlloc - ms0.TotalAlloc, im.check()
+}
+
+// calibrate returns how many calls make a timed run of callTarget.
+func (m *measurer) calibrate(im impl) int {
+	calls := 1
+	for {
+		d, _, _, _ := m.once(im, calls)
+		if d >= m.callTarget/4 || calls >= 1<<24 {
+			return max(1, int(float64(calls)*float64(m.callTarget)/float64(max(d, 1))))
+		}
+		calls *= 4
+	}
+}
+
+// settle waits for weft's pool to go idle, so that every worker has
+// published its counts, and returns its statistics.
+func (m *measurer) settle() par.Stats {
+	time.Sleep(2 * time.Millisecond)
+	return m.pool.Stats()
+}
+
+func utilizationOf(before, after par.Stats, times []time.Duration) *utilization {
+	var wall time.Duration
+	for _, d := range times {
+		wall += d
+	}
+	u := &utilization{Wall: wall}
+	for i := range after.Workers {
+		busy := after.Workers[i].Busy - before.Workers[i].Busy
+		u.Workers = append(u.Workers, float64(busy)/float64(wall))
+	}
+	u.Caller = float64(after.Callers.Busy-before.Callers.Busy) / float64(wall)
+	t0, t1 := before.Total(), after.Total()
+	runs := float64(len(times))
+	u.Tasks = float64(t1.Tasks+t1.Inline-t0.Tasks-t0.Inline) / runs
+	u.Steals = float64(t1.Steals-t0.Steals) / runs
+	u.Tries = float64(t1.StealTries-t0.StealTries) / runs
+	return u
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// roundDur rounds d to three significant digits for reading.
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= 100*time.Second:
+		return d.Round(time.Second)
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= 100*time.Millisecond:
+		return d.Round(time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	case d >= 100*time.Microsecond:
+		return d.Round(time.Microsecond)
+	case d >= 10*time.Microsecond:
+		return d.Round(100 * time.Nanosecond)
+	case d >= time.Microsecond:
+		return d.Round(10 * time.Nanosecond)
+	}
+	return d
+}

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// report is everything one run of the suite found; -json writes it as is.
+type report struct {
+	GoVersion  string        `json:"go_version"`
+	OS         string        `json:"os"`
+	Arch       string        `json:"arch"`
+	CPUs       int           `json:"cpus"`
+	GOMAXPROCS int           `json:"gomaxprocs"`
+	Workers    int           `json:"workers"`
+	Full       bool          `json:"full"`
+	Warmup     int           `json:"warmup"`
+	Reps       int           `json:"reps"`
+	Cap        time.Duration `json:"cap_ns"`
+	Started    time.Time     `json:"started"`
+	Elapsed    time.Duration `json:"elapsed_ns"`
+	Workloads  []*wlReport   `json:"workloads"`
+	Sweep      []*sweepRow   `json:"grain_sweep,omitempty"`
+	Scaling    []*scaleRow   `json:"scaling,omitempty"`
+	Faster     []faster      `json:"faster_than_weft"`
+	Errors     []string      `json:"errors"`
+}
+
+type wlReport struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Def      string    `json:"definition"`
+	N        int       `json:"n"`
+	FullN    int       `json:"full_n"`
+	Size     string    `json:"size"`
+	PerCall  bool      `json:"per_call"`
+	Checksum string    `json:"checksum"`
+	Ref      string    `json:"reference,omitempty"`
+	RefOK    *bool     `json:"reference_ok,omitempty"` // nil: not checked (not at full size)
+	Results  []*result `json:"results"`
+}
+
+// faster is a competitor that beat weft on a workload.
+type faster struct {
+	Workload string  `json:"workload"`
+	Impl     string  `json:"impl"`
+	Ratio    float64 `json:"ratio"` // its median over weft's
+}
+
+func (w *wlReport) result(name string) *result {
+	for _, r := range w.Results {
+		if r.Impl == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// finish derives the speedups, the ratios to weft and the checksum verdicts,
+// and returns the errors found.
+func (w *wlReport) finish() []string {
+	var errs []string
+	seq, wf := w.result("sequential"), w.result("weft")
+	if seq != nil && seq.Skip == "" {
+		w.Checksum = seq.Checksum
+	}
+	for _, r := range w.Results {
+		if r.Skip != "" || r.Median == 0 {
+			continue
+		}
+		if seq != nil && seq.Median > 0 {
+			r.Speedup = float64(seq.Median) / float64(r.Median)
+		}
+		if wf != nil && wf.Skip == "" && wf.Median > 0 {
+			r.VsWeft = float64(r.Median) / float64(wf.Median)
+		}
+		if r.Checksum != w.Checksum {
+			errs = append(errs, fmt.Sprintf("%s: %s's checksum %q differs from the sequential %q",
+				w.ID, r.Impl, r.Checksum, w.Checksum))
+		}
+	}
+	if w.Ref != "" && w.N == w.FullN && w.Checksum != "" {
+		ok := w.Checksum == w.Ref || strings.HasPrefix(w.Checksum, w.Ref+",")
+		w.RefOK = &ok
+		if !ok {
+			errs = append(errs, fmt.Sprintf("%s: checksum %q, but DESIGN.md's reference is %q", w.ID, w.Checksum, w.Ref))
+		}
+	}
+	return errs
+}
+
+// fasterThanWeft lists the competitors whose median beat weft's, by workload.
+func fasterThanWeft(ws []*wlReport) []faster {
+	var out []faster
+	for _, w := range ws {
+		for _, r := range w.Results {
+			if (r.Kind == kindHand || r.Kind == kindLib) && r.VsWeft > 0 && r.VsWeft < 1 {
+				out = append(out, faster{Workload: w.ID, Impl: r.Impl, Ratio: r.VsWeft})
+			}
+		}
+	}
+	return out
+}
+
+func writeJSON(path string, r *report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err = os.Stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// fmtDur prints a duration with three significant digits in a fixed width.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Microsecond:
+		return fmt.Sprintf("%.0fns", float64(d))
+	case d < time.Millisecond:
+		return trim3(float64(d)/1e3) + "µs"
+	case d < time.Second:
+		return trim3(float64(d)/1e6) + "ms"
+	}
+	return trim3(float64(d)/1e9) + "s"
+}
+
+func trim3(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func fmtRatio(x float64) string {
+	switch {
+	case x == 0:
+		return "-"
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func fmtCount(x float64) string {
+	switch {
+	case x >= 10e6:
+		return fmt.Sprintf("%.0fM", x/1e6)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 10e3:
+		return fmt.Sprintf("%.0fk", x/1e3)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	case x >= 10 || x == 0:
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// bar draws a fraction in [0, 1] as width cells of block characters.
+func bar(frac float64, width int) string {
+	frac = min(max(frac, 0), 1)
+	eighths := int(frac*float64(width*8) + 0.5)
+	parts := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+	s := strings.Repeat("█", eighths/8)
+	if eighths/8 < width {
+		s += parts[eighths%8]
+	}
+	return s + strings.Repeat(" ", max(0, width-(eighths+7)/8))
+}
+
+// writeText prints the report as tables for a person at a terminal.
+func writeText(out io.Writer, r *report) {
+	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
+	mode := "quick sizes (the default; -full runs DESIGN.md's sizes)"
+	if r.Full {
+		mode = "DESIGN.md's full sizes"
+	}
+	p("weft benchmark suite: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %d workers\n", r.GoVersion, r.OS, r.Arch, r.CPUs, r.GOMAXPROCS, r.Workers)
+	p("%s; median of %d runs after %d warm-up; competitors capped at %s a run\n", mode, r.Reps, r.Warmup, r.Cap)
+	p("speedup: sequential median / this median.  vs weft: this median / weft's (above 1: weft is faster).\n")
+	p("allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
+	for _, w := range r.Workloads {
+		p("\n%s %s: %s\n", w.ID, w.Name, w.Def)
+		size := w.Size
+		if w.N != w.FullN {
+			size += fmt.Sprintf(" (quick; DESIGN.md: %s)", commas(w.FullN))
+		}
+		ref := ""
+		switch {
+		case w.RefOK != nil && *w.RefOK:
+			ref = " = DESIGN.md's reference"
+		case w.RefOK != nil:
+			ref = " != DESIGN.md's reference " + w.Ref
+		case w.Ref != "":
+			ref = " (the reference is for the full size)"
+		}
+		p("  %s   checksum %s%s\n", size, w.Checksum, ref)
+		unit := "median"
+		if w.PerCall {
+			unit = "per call"
+		}
+		p("  %-16s %9s %9s %8s %8s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "allocs", "sum")
+		var notes []string
+		skips := map[string][]string{}
+		var order []string
+		for _, x := range w.Results {
+			if x.Skip != "" {
+				if _, seen := skips[x.Skip]; !seen {
+					order = append(order, x.Skip)
+				}
+				skips[x.Skip] = append(skips[x.Skip], x.Impl)
+				continue
+			}
+			mark := ""
+			if x.Capped != "" {
+				mark = "*"
+				notes = append(notes, fmt.Sprintf("* %s: %s", x.Impl, x.Capped))
+			}
+			sum := "ok"
+			if x.Checksum != w.Checksum {
+				sum = "MISMATCH: " + x.Checksum
+			}
+			p("  %-16s %9s %9s %8s %8s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
+				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtCount(x.Allocs), sum)
+		}
+		for _, n := range notes {
+			p("  %s\n", n)
+		}
+		for _, why := range order {
+			p("  not run: %s: %s\n", strings.Join(skips[why], ", "), why)
+		}
+		if wf := w.result("weft"); wf != nil && wf.Util != nil {
+			u := wf.Util
+			p("  weft utilization, busy / wall over %d runs (%s):\n", len(wf.Times), fmtDur(u.Wall))
+			for i, f := range u.Workers {
+				p("    worker %-3d |%s| %3.0f%%\n", i, bar(f, 40), 100*f)
+			}
+			p("    caller     |%s| %3.0f%%\n", bar(u.Caller, 40), 100*u.Caller)
+			p("    per run: %s tasks, %s steals in %s tries\n", fmtCount(u.Tasks), fmtCount(u.Steals), fmtCount(u.Tries))
+		}
+	}
+	writeSweepText(out, r.Sweep)
+	writeScalingText(out, r.Scaling)
+	p("\n")
+	if len(r.Faster) == 0 {
+		p("No competitor beat weft's median on any workload.\n")
+	} else {
+		fs := append([]faster(nil), r.Faster...)
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Ratio < fs[j].Ratio })
+		p("Faster than weft (its time over weft's):")
+		for i, f := range fs {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			p("%s %s %s %.2f", sep, f.Workload, f.Impl, f.Ratio)
+		}
+		p("\n")
+	}
+	p("Elapsed %s.\n", r.Elapsed.Round(100*time.Millisecond))
+	if len(r.Errors) > 0 {
+		p("\nERRORS:\n")
+		for _, e := range r.Errors {
+			p("  %s\n", e)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/weftgo/weft/par"
+)
+
+// sweepRow compares fixed grains with the adaptive default on one workload.
+type sweepRow struct {
+	Workload string        `json:"workload"`
+	N        int           `json:"n"`
+	Adaptive time.Duration `json:"adaptive_ns"`
+	Grains   []grainTime   `json:"grains"`
+	Best     grainTime     `json:"best"`
+	// Ratio is the adaptive median over the best fixed grain's: the default
+	// should be within 5% of the best (Ratio <= 1.05).
+	Ratio float64 `json:"ratio"`
+	OK    bool    `json:"within_5_percent"`
+}
+
+type grainTime struct {
+	Grain  int           `json:"grain"`
+	Median time.Duration `json:"median_ns"`
+}
+
+// sweepGrains are the fixed grains tried at size n: powers of 4 from about
+// n/65536 (at least 16) up to n/2.
+func sweepGrains(n int) []int {
+	var gs []int
+	g := 16
+	for g*4 <= n/65536 {
+		g *= 4
+	}
+	for ; g <= n/2; g *= 4 {
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// sweep measures W1..W3's weft entry with each fixed grain and with the
+// adaptive default.
+func (s *suite) sweep(w *workload, n int, m *measurer) *sweepRow {
+	leaf := sumLeaf(w.id, n)
+	row := &sweepRow{Workload: w.id, N: n}
+	label := w.id + " grain"
+	ad := m.measure(label, false, s.weftGrainImpl(n, leaf, s.opts), nil)
+	row.Adaptive = ad.Median
+	for _, g := range sweepGrains(n) {
+		opts := []par.Option{par.OnPool(s.pool), par.WithGrain(g)}
+		r := m.measure(fmt.Sprintf("%s %d", label, g), false, s.weftGrainImpl(n, leaf, opts), nil)
+		gt := grainTime{Grain: g, Median: r.Median}
+		row.Grains = append(row.Grains, gt)
+		if row.Best.Median == 0 || gt.Median < row.Best.Median {
+			row.Best = gt
+		}
+	}
+	if row.Best.Median > 0 {
+		row.Ratio = float64(row.Adaptive) / float64(row.Best.Median)
+	}
+	row.OK = row.Ratio <= 1.05
+	return row
+}
+
+// sumLeaf is the leaf of W1..W3 at size n.
+func sumLeaf(id string, n int) func(lo, hi int) uint64 {
+	switch id {
+	case "W1":
+		return w1Leaf
+	case "W2":
+		return w2Leaf
+	case "W3":
+		return w3Leaf(n)
+	}
+	panic("sumLeaf: " + id + " is not a range sum")
+}
+
+// scaleRow counts a pool's events per run of one workload.
+type scaleRow struct {
+	Workload string        `json:"workload"`
+	Workers  int           `json:"workers"`
+	Median   time.Duration `json:"median_ns"`
+	Tasks    float64       `json:"tasks_per_run"`
+	Steals   float64       `json:"steals_per_run"`
+	Tries    float64       `json:"steal_tries_per_run"`
+}
+
+// scalingWorkers are the pool sizes of the scaling table; above the number
+// of cores they are oversubscribed, so the table counts events, not time.
+var scalingWorkers = []int{1, 2, 4, 8, 16}
+
+// scaling runs W1..W3's weft entry on pools of each size and counts their
+// tasks and steals from the pool's statistics.
+func (s *suite) scaling(ws []*workload, sizes map[string]int, m *measurer) []*scaleRow {
+	var rows []*scaleRow
+	for _, k := range scalingWorkers {
+		p := par.NewPool(par.Workers(k))
+		pm := *m
+		pm.pool = p
+		opts := []par.Option{par.OnPool(p)}
+		for _, w := range ws {
+			n := sizes[w.id]
+			r := pm.measure(fmt.Sprintf("%s %d workers", w.id, k), false, s.weftGrainImpl(n, sumLeaf(w.id, n), opts), nil)
+			row := &scaleRow{Workload: w.id, Workers: k, Median: r.Median}
+			if r.Util != nil {
+				row.Tasks, row.Steals, row.Tries = r.Util.Tasks, r.Util.Steals, r.Util.Tries
+			}
+			rows = append(rows, row)
+		}
+		p.Close()
+	}
+	return rows
+}
+
+func writeSweepText(out io.Writer, rows []*sweepRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\nGrain sweep: weft with par.WithGrain(g) against the adaptive default (median)\n")
+	for _, r := range rows {
+		verdict := "within 5% of the best"
+		if !r.OK {
+			verdict = "MORE than 5% slower than the best"
+		}
+		fmt.Fprintf(out, "  %s n = %s: adaptive %s; best grain %s at %s; adaptive/best %.3f, %s\n",
+			r.Workload, commas(r.N), fmtDur(r.Adaptive), commas(r.Best.Grain), fmtDur(r.Best.Median), r.Ratio, verdict)
+		fmt.Fprintf(out, "    grain ")
+		for _, g := range r.Grains {
+			fmt.Fprintf(out, "%9s", fmtCount(float64(g.Grain)))
+		}
+		fmt.Fprintf(out, "\n    time  ")
+		for _, g := range r.Grains {
+			fmt.Fprintf(out, "%9s", fmtDur(g.Median))
+		}
+		fmt.Fprintf(out, "\n    /adap ")
+		for _, g := range r.Grains {
+			fmt.Fprintf(out, "%9.2f", float64(g.Median)/float64(r.Adaptive))
+		}
+		fmt.Fprintln(out)
+	}
+}
+
+func writeScalingText(out io.Writer, rows []*scaleRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\nScaling: events per run on a pool of k workers (oversubscribed above the core count: count events, not time)\n")
+	fmt.Fprintf(out, "  %-5s %7s %9s %9s %9s %11s %9s\n", "", "workers", "tasks", "steals", "tries", "steals/task", "median")
+	for _, r := range rows {
+		ratio := 0.0
+		if r.Tasks > 0 {
+			ratio = r.Steals / r.Tasks
+		}
+		fmt.Fprintf(out, "  %-5s %7d %9s %9s %9s %11.3f %9s\n", r.Workload, r.Workers,
+			fmtCount(r.Tasks), fmtCount(r.Steals), fmtCount(r.Tries), ratio, fmtDur(r.Median))
+	}
+}
