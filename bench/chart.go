@@ -5,6 +5,7 @@ import (
 	"html"
 	"math"
 	"strings"
+	"time"
 )
 
 // The chart: one SVG, drawn by hand so that the page needs nothing from
@@ -35,6 +36,7 @@ const (
 	utilBarW  = 220
 	sweepPanH = 190
 	scalePanH = 230
+	sweepClip = 2.5 // the sweep's y axis ends here; slower grains are marked at the top
 )
 
 func kindColor(k kind) string {
@@ -62,6 +64,12 @@ func (s *svgBuf) f(format string, args ...any) {
 func (s *svgBuf) text(x, y float64, size int, anchor, color, weight, txt string) {
 	s.f(`<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" fill="%s" font-weight="%s">%s</text>`,
 		x, y, size, anchor, color, weight, html.EscapeString(txt))
+}
+
+// halo writes text with a white outline, to stay legible over grid lines.
+func (s *svgBuf) halo(x, y float64, size int, color, weight, txt string) {
+	s.f(`<text x="%.1f" y="%.1f" font-size="%d" fill="%s" font-weight="%s" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`,
+		x, y, size, color, weight, html.EscapeString(txt))
 }
 
 func (s *svgBuf) rect(x, y, w, h float64, fill string) {
@@ -121,7 +129,7 @@ func tickStep(m float64) float64 {
 }
 
 // panelHeight is the height of a workload's panel.
-func panelHeight(w *wlReport) float64 {
+func panelHeight(w *wlReport, cap time.Duration) float64 {
 	h := 44.0 // title, size line
 	for _, x := range w.Results {
 		if x.Skip == "" {
@@ -129,31 +137,67 @@ func panelHeight(w *wlReport) float64 {
 		}
 	}
 	h += 22 // axis
-	if skip := skippedLine(w); skip != "" {
-		h += 13 * float64(len(wrap(skip, 92)))
-	}
+	h += 13 * float64(len(skippedLines(w, cap)))
 	if wf := w.result("weft"); wf != nil && wf.Util != nil {
-		h += 20 + 14*float64(len(wf.Util.Workers)+1)
+		if idle(wf.Util) {
+			h += 20
+		} else {
+			h += 20 + 14*float64(len(wf.Util.Workers)+1)
+		}
 	}
 	return h + 12
 }
 
-func skippedLine(w *wlReport) string {
-	var names []string
+// skippedLines say which implementations did not run and why, briefly: the
+// ones projected over the time cap with their projections, the others
+// grouped by reason.
+func skippedLines(w *wlReport, cap time.Duration) []string {
+	var over []string
+	why := map[string][]string{}
+	var order []string
 	for _, x := range w.Results {
-		if x.Skip != "" {
-			names = append(names, x.Impl)
+		switch {
+		case x.Skip == "":
+		case x.Projected > 0:
+			over = append(over, fmt.Sprintf("%s %s", x.Impl, fmtDur(x.Projected)))
+		default:
+			short := shortReason(x.Skip)
+			if _, ok := why[short]; !ok {
+				order = append(order, short)
+			}
+			why[short] = append(why[short], x.Impl)
 		}
 	}
-	if len(names) == 0 {
-		return ""
+	var lines []string
+	if len(over) > 0 {
+		lines = append(lines, wrap(fmt.Sprintf("not run, a run projected over the %s cap: %s", cap, strings.Join(over, ", ")), 92)...)
 	}
-	return "not run (reasons in the notes): " + strings.Join(names, ", ")
+	for _, r := range order {
+		lines = append(lines, wrap(fmt.Sprintf("not run, %s: %s", r, strings.Join(why[r], ", ")), 92)...)
+	}
+	return lines
+}
+
+// shortReason is a reason for not running, in a few words.
+func shortReason(why string) string {
+	switch why {
+	case notSort:
+		return "not a sort"
+	case onlySort:
+		return "a sort library"
+	case noForkJoin:
+		return "no fork-join API"
+	case notRecurse:
+		return "a bounded pool deadlocks in fork-join recursion"
+	case notLoopOnly:
+		return "a loop, no range to cut in fib"
+	}
+	return why
 }
 
 func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 	s.f(`<rect x="%.1f" y="%.1f" width="%d" height="%.1f" fill="#fafafa" stroke="#ddd" rx="4"/>`,
-		x0-8, y0-4, panelW+16, panelHeight(w)-6)
+		x0-8, y0-4, panelW+16, panelHeight(w, r.Cap)-6)
 	s.text(x0, y0+14, 15, "start", colText, "bold", fmt.Sprintf("%s %s", w.ID, w.Name))
 	sub := w.Size
 	if w.N != w.FullN {
@@ -205,7 +249,7 @@ func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 		if x.Speedup > scale {
 			lx = barX + barW + 4
 		}
-		s.text(lx, yy+barH-1, 11, "start", color, weight, label)
+		s.halo(lx, yy+barH-1, 11, color, weight, label)
 	}
 	s.line(px(1), top-4, px(1), bottom+4, colIdeal, 1, "3,2")
 	s.line(px(float64(r.Workers)), top-4, px(float64(r.Workers)), bottom+4, colIdeal, 1.5, "")
@@ -214,13 +258,13 @@ func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 		s.text(px(t), y+11, 10, "middle", colMuted, "normal", trimFloat(t)+"×")
 	}
 	y += 22
-	if skip := skippedLine(w); skip != "" {
-		for _, l := range wrap(skip, 92) {
-			s.text(x0, y+2, 10, "start", colMuted, "normal", l)
-			y += 13
-		}
+	for _, l := range skippedLines(w, r.Cap) {
+		s.text(x0, y+2, 10, "start", colMuted, "normal", l)
+		y += 13
 	}
-	if wf := w.result("weft"); wf != nil && wf.Util != nil {
+	if wf := w.result("weft"); wf != nil && wf.Util != nil && idle(wf.Util) {
+		s.text(x0, y+14, 11, "start", colText, "bold", "weft utilization: no task reached the pool; every call ran on the caller alone")
+	} else if wf != nil && wf.Util != nil {
 		u := wf.Util
 		y += 6
 		s.text(x0, y+8, 11, "start", colText, "bold",
@@ -240,6 +284,9 @@ func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 		draw("caller", u.Caller)
 	}
 }
+
+// idle reports whether no task of the runs reached weft's pool.
+func idle(u *utilization) bool { return u.Tasks == 0 && u.Tries == 0 }
 
 func shortSum(c string) string {
 	if len(c) > 44 {
@@ -275,7 +322,7 @@ func (s *svgBuf) sweepPanel(row *sweepRow, x0, y0, w float64) {
 	for _, g := range row.Grains {
 		hi = max(hi, float64(g.Median)/float64(row.Adaptive))
 	}
-	hi = math.Ceil(hi*10) / 10
+	hi = min(math.Ceil(hi*10)/10, sweepClip)
 	lo := 0.8
 	for _, g := range row.Grains {
 		lo = min(lo, float64(g.Median)/float64(row.Adaptive))
@@ -291,7 +338,8 @@ func (s *svgBuf) sweepPanel(row *sweepRow, x0, y0, w float64) {
 	}
 	// The band within 5% of the adaptive default.
 	s.f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fdebd9"/>`, px0, ly(min(1.05, hi)), pw, ly(max(0.95, lo))-ly(min(1.05, hi)))
-	for v := lo; v <= hi+1e-9; v += tickStepRel(hi - lo) {
+	st := tickStepRel(hi - lo)
+	for v := math.Ceil(lo/st-1e-9) * st; v <= hi+1e-9; v += st {
 		s.line(px0, ly(v), px0+pw, ly(v), colGrid, 1, "")
 		s.text(px0-4, ly(v)+3, 9, "end", colMuted, "normal", fmt.Sprintf("%.1f", v))
 	}
@@ -299,16 +347,24 @@ func (s *svgBuf) sweepPanel(row *sweepRow, x0, y0, w float64) {
 	s.text(px0+pw, ly(1)-3, 9, "end", colWeft, "normal", "adaptive default")
 	var pts []string
 	for _, g := range row.Grains {
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", lx(g.Grain), ly(float64(g.Median)/float64(row.Adaptive))))
+		v := min(float64(g.Median)/float64(row.Adaptive), hi)
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", lx(g.Grain), ly(v)))
 	}
 	s.f(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"/>`, strings.Join(pts, " "), colHand)
 	for _, g := range row.Grains {
-		cx, cy := lx(g.Grain), ly(float64(g.Median)/float64(row.Adaptive))
+		v := float64(g.Median) / float64(row.Adaptive)
+		cx, cy := lx(g.Grain), ly(min(v, hi))
 		fill := colHand
 		if g == row.Best {
 			fill = "#111"
 		}
-		s.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, cx, cy, fill)
+		if v > hi {
+			// Off the scale: a triangle at the top, with its value.
+			s.f(`<path d="M%.1f,%.1f l-4,7 h8 z" fill="%s"/>`, cx, cy-3, fill)
+			s.halo(cx+6, cy+8, 9, colMuted, "normal", fmt.Sprintf("%.1f", v))
+		} else {
+			s.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, cx, cy, fill)
+		}
 		s.text(cx, py0+ph+12, 9, "middle", colMuted, "normal", fmtCount(float64(g.Grain)))
 	}
 	s.text(px0+pw/2, py0+ph+25, 10, "middle", colMuted, "normal", "fixed grain (par.WithGrain); y: time / adaptive time")
@@ -333,7 +389,7 @@ func (s *svgBuf) scalePanel(rows []*scaleRow, x0, y0, w float64) {
 	s.text(x0, y0+14, 13, "start", colText, "bold", "Scaling: tasks (solid) and steals (dashed) per run, by pool size")
 	s.text(x0, y0+29, 11, "start", colMuted, "normal", "oversubscribed above the core count: events are counted, not time")
 	px0, py0 := x0+48, y0+42
-	pw, ph := w-170, float64(scalePanH-90)
+	pw, ph := w-230, float64(scalePanH-90)
 	hi := 1.0
 	for _, r := range rows {
 		hi = max(hi, r.Tasks, r.Steals)
@@ -375,7 +431,7 @@ func (s *svgBuf) scalePanel(rows []*scaleRow, x0, y0, w float64) {
 		last := byID[id][len(byID[id])-1]
 		s.text(px0+pw+8, y0+50+float64(i)*30, 11, "start", c, "bold", id)
 		s.text(px0+pw+8, y0+63+float64(i)*30, 10, "start", colMuted, "normal",
-			fmt.Sprintf("16 w: %s / %s", fmtCount(last.Tasks), fmtCount(last.Steals)))
+			fmt.Sprintf("%d workers: %s tasks, %s steals", last.Workers, fmtCount(last.Tasks), fmtCount(last.Steals)))
 	}
 }
 
@@ -391,10 +447,10 @@ func chartSVG(r *report) string {
 	var ps []placed
 	y := 96.0
 	for i := 0; i < len(r.Workloads); i += 2 {
-		h := panelHeight(r.Workloads[i])
+		h := panelHeight(r.Workloads[i], r.Cap)
 		ps = append(ps, placed{r.Workloads[i], margin + 8, y})
 		if i+1 < len(r.Workloads) {
-			h = max(h, panelHeight(r.Workloads[i+1]))
+			h = max(h, panelHeight(r.Workloads[i+1], r.Cap))
 			ps = append(ps, placed{r.Workloads[i+1], margin + 8 + panelW + colGap, y})
 		}
 		y += h + 14
@@ -409,7 +465,9 @@ func chartSVG(r *report) string {
 	}
 	notes := chartNotes(r)
 	notesY := y
-	y += 20 + 13*float64(len(notes))
+	if len(notes) > 0 {
+		y += 20 + 13*float64(len(notes))
+	}
 	height := y + margin
 
 	s.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%.0f" viewBox="0 0 %d %.0f" %s>`, chartW, height, chartW, height, fontFam)
@@ -450,7 +508,9 @@ func chartSVG(r *report) string {
 	if len(r.Scaling) > 0 {
 		s.scalePanel(r.Scaling, margin+8, scaleY, float64(chartW-2*margin-16))
 	}
-	s.text(margin, notesY+12, 12, "start", colText, "bold", "Notes")
+	if len(notes) > 0 {
+		s.text(margin, notesY+12, 12, "start", colText, "bold", "Notes")
+	}
 	for i, l := range notes {
 		s.text(margin, notesY+28+13*float64(i), 10, "start", colMuted, "normal", l)
 	}
@@ -458,37 +518,19 @@ func chartSVG(r *report) string {
 	return s.b.String()
 }
 
-// chartNotes are the reasons for every skipped or capped implementation, and
-// the errors, wrapped to the chart's width.
+// chartNotes are the implementations that ran once for being over the cap,
+// and the errors, wrapped to the chart's width.
 func chartNotes(r *report) []string {
 	var out []string
 	for _, w := range r.Workloads {
-		seen := map[string][]string{}
-		var order []string
 		for _, x := range w.Results {
-			why := x.Skip
-			if why == "" {
-				why = x.Capped
-			}
-			if why == "" {
-				continue
-			}
-			if _, ok := seen[why]; !ok {
-				order = append(order, why)
-			}
-			seen[why] = append(seen[why], x.Impl)
-		}
-		for _, why := range order {
-			for i, l := range wrap(fmt.Sprintf("%s: %s: %s", w.ID, strings.Join(seen[why], ", "), why), 190) {
-				if i > 0 {
-					l = "    " + l
-				}
-				out = append(out, l)
+			if x.Capped != "" {
+				out = append(out, wrap(fmt.Sprintf("%s %s: %s", w.ID, x.Impl, x.Capped), 190)...)
 			}
 		}
 	}
 	for _, e := range r.Errors {
-		out = append(out, "ERROR: "+e)
+		out = append(out, wrap("ERROR: "+e, 190)...)
 	}
 	return out
 }
@@ -504,8 +546,17 @@ func chartHTML(r *report) string {
 	b.WriteString(chartSVG(r))
 	b.WriteString("<dl>\n")
 	for _, w := range r.Workloads {
-		fmt.Fprintf(&b, "<dt>%s %s</dt><dd>%s; %s</dd>\n", html.EscapeString(w.ID), html.EscapeString(w.Name),
-			html.EscapeString(w.Def), html.EscapeString(w.Size))
+		fmt.Fprintf(&b, "<dt>%s %s</dt><dd>%s; %s; checksum %s</dd>\n", html.EscapeString(w.ID), html.EscapeString(w.Name),
+			html.EscapeString(w.Def), html.EscapeString(w.Size), html.EscapeString(w.Checksum))
+		for _, x := range w.Results {
+			why := x.Skip
+			if why == "" {
+				why = x.Capped
+			}
+			if why != "" {
+				fmt.Fprintf(&b, "<dd>%s: %s</dd>\n", html.EscapeString(x.Impl), html.EscapeString(why))
+			}
+		}
 	}
 	b.WriteString("<dt>competitors</dt>\n")
 	seen := map[string]bool{}

@@ -14,8 +14,10 @@ type result struct {
 	Impl  string `json:"impl"`
 	Kind  kind   `json:"kind"`
 	About string `json:"about,omitempty"`
-	// Skip says why it did not run; the other fields are then empty.
-	Skip string `json:"skip,omitempty"`
+	// Skip says why it did not run; the other fields are then empty, but for
+	// Projected, the time a run was projected to take when that is why.
+	Skip      string        `json:"skip,omitempty"`
+	Projected time.Duration `json:"projected_ns,omitempty"`
 	// Capped says why it ran fewer times than asked (its warm-up was over
 	// the time cap); its median is then of those runs.
 	Capped   string          `json:"capped,omitempty"`
@@ -66,6 +68,7 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe func() (ti
 		m.prog.show("%s %s: probing on a smaller input", label, im.name)
 		projected, how := probe()
 		if projected > m.cap {
+			r.Projected = projected
 			r.Skip = fmt.Sprintf("one goroutine or task per element: projected %s a run (%s), over the %s cap",
 				roundDur(projected), how, m.cap)
 			return r
@@ -76,12 +79,14 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe func() (ti
 	}
 	for i := range m.warmup {
 		m.prog.show("%s %s: warm-up %d/%d", label, im.name, i+1, m.warmup)
-		d, _, _, c := m.once(im, r.Calls)
+		d, a, b, c := m.once(im, r.Calls)
 		r.Checksum = c
 		if competitor && d > m.cap {
 			r.Capped = fmt.Sprintf("warm-up took %s, over the %s cap: 1 run, not repeated", roundDur(d), m.cap)
 			r.Times = []time.Duration{d}
-			r.Median, r.Min = d, d
+			calls := time.Duration(r.Calls)
+			r.Median, r.Min = d/calls, d/calls
+			r.Allocs, r.Bytes = float64(a)/float64(r.Calls), float64(b)/float64(r.Calls)
 			return r
 		}
 	}

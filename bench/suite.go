@@ -278,7 +278,7 @@ func allWorkloads() []*workload {
 		},
 		{
 			id: "W4", name: "fib", def: "fib(n), a fork-join at every call: the cost of one join",
-			fullN: 32, quickN: 27, ref: "2178309",
+			fullN: 32, quickN: 24, ref: "2178309",
 			size:  func(n int) string { return fmt.Sprintf("fib(%d)", n) },
 			units: fibCalls, probe: func(n int) int { return n - 6 },
 			build: func(s *suite, n int) []impl { return s.fibImpls(n, false) },

@@ -1,0 +1,211 @@
+// The tests are in package main, not main_test: a main package cannot be
+// imported, so an external test package could reach none of it.
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+)
+
+func testSuite(t *testing.T, workers int) *suite {
+	t.Helper()
+	pool := par.NewPool(par.Workers(workers))
+	e := newEnv(workers, 1_000_000)
+	t.Cleanup(func() {
+		e.close()
+		pool.Close()
+	})
+	return &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)},
+		strategies: append(handStrategies(), libStrategies()...)}
+}
+
+// runOnce runs im once and returns its checksum.
+func runOnce(im impl) string {
+	if im.setup != nil {
+		im.setup()
+	}
+	im.run(1)
+	return im.check()
+}
+
+// TestImplementationsAgree runs every implementation of every workload and
+// requires the sequential checksum. Small sizes keep the per-element ones
+// under the race detector's limit on live goroutines; larger ones make weft
+// and the range strategies cut their ranges for real.
+func TestImplementationsAgree(t *testing.T) {
+	s := testSuite(t, 3)
+	small := map[string]int{"W1": 3000, "W2": 3000, "W3": 1000, "W4": 16, "W4c": 23, "W5": 3000,
+		"W6": 20_000, "W7": 3000, "W8s": 2000, "W8m": 1000}
+	large := map[string]int{"W1": 2_000_000, "W2": 100_000, "W3": 5000, "W4": 24, "W4c": 27, "W5": 100_000,
+		"W6": 200_000, "W7": 100_000}
+	if testing.Short() {
+		large = map[string]int{"W2": 50_000, "W4": 20, "W6": 50_000}
+	}
+	for _, sizes := range []map[string]int{small, large} {
+		for _, w := range allWorkloads() {
+			n, ok := sizes[w.id]
+			if !ok {
+				continue
+			}
+			impls := w.build(s, n)
+			require.Equal(t, "sequential", impls[0].name)
+			want := runOnce(impls[0])
+			ran := 0
+			for _, im := range impls[1:] {
+				if im.skip != "" {
+					if im.kind == kindWeft {
+						assert.Equal(t, weftSortPending, im.skip, "%s: weft skipped", w.id)
+					}
+					continue
+				}
+				if im.perElement && n > small[w.id] {
+					continue
+				}
+				assert.Equal(t, want, runOnce(im), "%s n=%d %s", w.id, n, im.name)
+				ran++
+			}
+			assert.Positive(t, ran, "%s: no implementation beside the sequential one ran", w.id)
+		}
+	}
+}
+
+// TestFullSizeReferences checks the sequential definitions against
+// DESIGN.md's reference checksums where the full size is fast to run.
+func TestFullSizeReferences(t *testing.T) {
+	s := testSuite(t, 2)
+	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true}
+	if testing.Short() {
+		ids = map[string]bool{"W1": true, "W2": true}
+	}
+	for _, w := range allWorkloads() {
+		if !ids[w.id] {
+			continue
+		}
+		got := runOnce(w.build(s, w.fullN)[0])
+		ok := got == w.ref || strings.HasPrefix(got, w.ref+",")
+		assert.True(t, ok, "%s at %d: %q, DESIGN.md says %q", w.id, w.fullN, got, w.ref)
+	}
+}
+
+func TestPerElementOverCapIsSkippedWithReason(t *testing.T) {
+	m := &measurer{warmup: 1, reps: 3, cap: time.Millisecond}
+	ran := false
+	im := impl{name: "x", kind: kindLib, perElement: true,
+		run: func(int) { ran = true }, check: func() string { return "0" }}
+	r := m.measure("W0", false, im, func() (time.Duration, string) { return time.Hour, "1s on n = 1" })
+	assert.False(t, ran)
+	assert.Contains(t, r.Skip, "projected")
+	assert.Contains(t, r.Skip, "cap")
+}
+
+func TestSlowWarmupIsCappedAndMarked(t *testing.T) {
+	m := &measurer{warmup: 1, reps: 5, cap: time.Nanosecond}
+	runs := 0
+	im := impl{name: "x", kind: kindHand,
+		run:   func(int) { runs++; time.Sleep(time.Millisecond) },
+		check: func() string { return "0" }}
+	r := m.measure("W0", false, im, nil)
+	assert.Equal(t, 1, runs)
+	assert.NotEmpty(t, r.Capped)
+	assert.Len(t, r.Times, 1)
+	assert.Equal(t, "0", r.Checksum)
+}
+
+func TestMismatchIsAnError(t *testing.T) {
+	w := &wlReport{ID: "W9", N: 10, FullN: 10, Ref: "42", Results: []*result{
+		{Impl: "sequential", Kind: kindSeq, Median: 10, Checksum: "42"},
+		{Impl: "weft", Kind: kindWeft, Median: 5, Checksum: "42"},
+		{Impl: "static", Kind: kindHand, Median: 4, Checksum: "41"},
+		{Impl: "lo", Kind: kindLib, Skip: "too slow"},
+	}}
+	errs := w.finish()
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0], "static")
+	require.NotNil(t, w.RefOK)
+	assert.True(t, *w.RefOK)
+	assert.InDelta(t, 2.0, w.result("weft").Speedup, 1e-9)
+	assert.InDelta(t, 0.8, w.result("static").VsWeft, 1e-9)
+
+	w.Results[0].Checksum = "43"
+	w.Results[1].Checksum = "43"
+	w.Results[2].Checksum = "43"
+	errs = w.finish()
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0], "reference")
+}
+
+func TestSelect(t *testing.T) {
+	ws, err := selectWorkloads("w4,W8")
+	require.NoError(t, err)
+	var ids []string
+	for _, w := range ws {
+		ids = append(ids, w.id)
+	}
+	assert.Equal(t, []string{"W4", "W4c", "W8s", "W8m"}, ids)
+	_, err = selectWorkloads("W9")
+	assert.Error(t, err)
+	sts, err := selectStrategies("conc,static")
+	require.NoError(t, err)
+	require.Len(t, sts, 2)
+	assert.Equal(t, "conc", sts[0].name)
+	_, err = selectStrategies("nosuch")
+	assert.Error(t, err)
+	sizes, err := parseSizes("W1=1_000,w4=20")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"W1": 1000, "W4": 20}, sizes)
+	_, err = parseSizes("W1=0")
+	assert.Error(t, err)
+}
+
+// TestOutputs runs a tiny suite end to end and checks that the JSON parses
+// and the chart is well-formed XML.
+func TestOutputs(t *testing.T) {
+	dir := t.TempDir()
+	f, err := parseFlags([]string{"-w", "W2,W4c,W8m", "-c", "static,pargo", "-n", "W2=20000,W4=22",
+		"-reps", "1", "-warmup", "0", "-sweep=true", "-scaling=false",
+		"-json", filepath.Join(dir, "r.json"), "-html", filepath.Join(dir, "r.html"), "-svg", filepath.Join(dir, "r.svg")})
+	require.NoError(t, err)
+	stdout := os.Stdout
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	os.Stdout, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	code, err := run(f)
+	os.Stdout.Close()
+	os.Stdout = stdout
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+
+	var rep map[string]any
+	b, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	assert.Len(t, rep["workloads"], 3)
+
+	for _, name := range []string{"r.svg", "r.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), "<script")
+		if name == "r.svg" {
+			d := xml.NewDecoder(strings.NewReader(string(b)))
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err)
+			}
+		}
+	}
+}
