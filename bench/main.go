@@ -230,17 +230,18 @@ func run(f *flags) (int, error) {
 		CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Workers: f.workers,
 		Full: f.full, Warmup: f.warmup, Reps: f.reps, Cap: f.cap, Started: start,
 	}
-	for _, w := range ws {
+	for i, w := range ws {
 		n := sizes[w.id]
+		label := fmt.Sprintf("%s (%d/%d)", w.id, i+1, len(ws))
 		wr := &wlReport{ID: w.id, Name: w.name, Def: w.def, N: n, FullN: w.fullN, Size: w.size(n),
 			PerCall: w.perCall, Ref: w.ref}
-		prog.show("%s: preparing", w.id)
+		prog.show("%s: preparing", label)
 		for _, im := range w.build(s, n) {
 			var probe func() (time.Duration, string)
 			if pn := w.probe(n); pn > 0 && pn < n && im.perElement {
 				probe = func() (time.Duration, string) { return s.probe(w, im.name, n, pn, m) }
 			}
-			r := m.measure(w.id, w.perCall, im, probe)
+			r := m.measure(label, w.perCall, im, probe)
 			wr.Results = append(wr.Results, &r)
 		}
 		rep.Errors = append(rep.Errors, wr.finish()...)
