@@ -236,14 +236,14 @@ func run(f *flags) (int, error) {
 		wr := &wlReport{ID: w.id, Name: w.name, Def: w.def, N: n, FullN: w.fullN, Size: w.size(n),
 			PerCall: w.perCall, Ref: w.ref}
 		prog.show("%s: preparing", label)
-		for _, im := range w.build(s, n) {
-			var probe func() (time.Duration, string)
-			if pn := w.probe(n); pn > 0 && pn < n && im.perElement {
-				probe = func() (time.Duration, string) { return s.probe(w, im.name, n, pn, m) }
+		impls := w.build(s, n)
+		probes := make([]probeFunc, len(impls))
+		for i, im := range impls {
+			if im.perElement && len(w.probe(n)) > 0 {
+				probes[i] = func() (time.Duration, string) { return s.probe(w, im.name, n, m) }
 			}
-			r := m.measure(label, w.perCall, im, probe)
-			wr.Results = append(wr.Results, &r)
 		}
+		wr.Results = m.measureAll(label, w.perCall, impls, probes)
 		rep.Errors = append(rep.Errors, wr.finish()...)
 		rep.Workloads = append(rep.Workloads, wr)
 	}
@@ -255,7 +255,9 @@ func run(f *flags) (int, error) {
 	}
 	if f.sweep {
 		for _, w := range sums {
-			rep.Sweep = append(rep.Sweep, s.sweep(w, sizes[w.id], m))
+			row, errs := s.sweep(w, sizes[w.id], m)
+			rep.Sweep = append(rep.Sweep, row)
+			rep.Errors = append(rep.Errors, errs...)
 		}
 	}
 	if f.scaling && len(sums) > 0 {
@@ -294,16 +296,29 @@ func run(f *flags) (int, error) {
 	return 0, nil
 }
 
-// probe times one run of the named implementation at the smaller size pn and
-// projects it to n by the workload's units of work.
-func (s *suite) probe(w *workload, name string, n, pn int, m *measurer) (time.Duration, string) {
-	for _, im := range w.build(s, pn) {
-		if im.name != name {
+// probe times one run of the named implementation at each of the workload's
+// probe sizes for n in turn and projects it to n by the workload's units of
+// work. It stops at the first size whose projection is over four times the
+// cap: the implementation is out either way, and a larger probe would cost
+// more than a run under the cap.
+func (s *suite) probe(w *workload, name string, n int, m *measurer) (time.Duration, string) {
+	var projected time.Duration
+	var how string
+	for _, pn := range w.probe(n) {
+		if pn < 1 || pn >= n {
 			continue
 		}
-		d, _, _, _ := m.once(im, 1)
-		per := float64(d) / w.units(pn)
-		return time.Duration(per * w.units(n)), fmt.Sprintf("%s on %s", fmtDur(d), w.size(pn))
+		for _, im := range w.build(s, pn) {
+			if im.name != name {
+				continue
+			}
+			d, _, _, _ := m.once(im, 1)
+			projected = time.Duration(float64(d) / w.units(pn) * w.units(n))
+			how = fmt.Sprintf("%s on %s", fmtDur(d), w.size(pn))
+		}
+		if projected > 4*m.cap {
+			break
+		}
 	}
-	return 0, ""
+	return projected, how
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/weftgo/weft/par"
@@ -53,15 +54,84 @@ type measurer struct {
 	prog         *progress
 }
 
-// measure times im: warm-up runs, then reps timed runs, each after a garbage
-// collection, with the allocations and the checksum of each. probe, if not
-// nil, times the same implementation on a smaller input first and returns the
-// projected time at full size.
-func (m *measurer) measure(label string, perCall bool, im impl, probe func() (time.Duration, string)) result {
-	r := result{Impl: im.name, Kind: im.kind, About: im.about, Calls: 1}
+// probeFunc times an implementation once on a smaller input and returns the
+// time projected at full size, and how it was found.
+type probeFunc func() (time.Duration, string)
+
+// measure is measureAll of one implementation.
+func (m *measurer) measure(label string, perCall bool, im impl, probe probeFunc) result {
+	return *m.measureAll(label, perCall, []impl{im}, []probeFunc{probe})[0]
+}
+
+// measureAll times the implementations of one workload: first, one after
+// the other, each one's probe (if it starts a goroutine or task per element
+// and probes[i] is not nil), its calibration (per-call workloads) and its
+// warm-up runs; then reps rounds in which every implementation still in makes
+// one timed run, each after a garbage collection, with its allocations and
+// checksum. Interleaving the rounds spreads a change in the machine's load
+// over every implementation alike instead of charging it to one.
+func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes []probeFunc) []*result {
+	rs := make([]*result, len(impls))
+	var active []int
+	weft := -1
+	for i, im := range impls {
+		rs[i] = &result{Impl: im.name, Kind: im.kind, About: im.about, Calls: 1}
+		if m.prepare(label, perCall, im, probes[i], rs[i]) {
+			active = append(active, i)
+			if im.kind == kindWeft {
+				// Util is for one weft entry alone on its pool (not the sweep's).
+				if weft == -1 {
+					weft = i
+				} else {
+					weft = -2
+				}
+			}
+		}
+	}
+	var before par.Stats
+	if weft >= 0 {
+		before = m.settle()
+	}
+	allocs := make([]uint64, len(impls))
+	bytes := make([]uint64, len(impls))
+	for rep := range m.reps {
+		for _, i := range active {
+			im, r := impls[i], rs[i]
+			m.prog.show("%s run %d/%d: %s", label, rep+1, m.reps, im.name)
+			d, a, b, c := m.once(im, r.Calls)
+			if r.Checksum == "" {
+				r.Checksum = c
+			} else if c != r.Checksum && !strings.HasPrefix(r.Checksum, "unstable") {
+				r.Checksum = fmt.Sprintf("unstable: %s, then %s", r.Checksum, c)
+			}
+			r.Times = append(r.Times, d)
+			allocs[i] += a
+			bytes[i] += b
+		}
+	}
+	if weft >= 0 {
+		// Only weft's runs use its pool, so the difference is theirs.
+		rs[weft].Util = utilizationOf(before, m.settle(), rs[weft].Times)
+	}
+	for _, i := range active {
+		r := rs[i]
+		n := float64(r.Calls * len(r.Times))
+		r.Allocs = float64(allocs[i]) / n
+		r.Bytes = float64(bytes[i]) / n
+		r.Median = median(r.Times) / time.Duration(r.Calls)
+		r.Min = slices.Min(r.Times) / time.Duration(r.Calls)
+	}
+	return rs
+}
+
+// prepare decides whether im takes part in the timed rounds: not if it is
+// skipped, if its probe projects a run over the cap, or if a warm-up run
+// takes longer than the cap (it is then reported from that one run, marked).
+// It calibrates the calls per run of a per-call workload.
+func (m *measurer) prepare(label string, perCall bool, im impl, probe probeFunc, r *result) bool {
 	if im.skip != "" {
 		r.Skip = im.skip
-		return r
+		return false
 	}
 	competitor := im.kind == kindHand || im.kind == kindLib
 	if probe != nil && competitor && im.perElement {
@@ -71,10 +141,11 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe func() (ti
 			r.Projected = projected
 			r.Skip = fmt.Sprintf("one goroutine or task per element: projected %s a run (%s), over the %s cap",
 				roundDur(projected), how, m.cap)
-			return r
+			return false
 		}
 	}
 	if perCall {
+		m.prog.show("%s %s: calibrating", label, im.name)
 		r.Calls = m.calibrate(im)
 	}
 	for i := range m.warmup {
@@ -87,35 +158,10 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe func() (ti
 			calls := time.Duration(r.Calls)
 			r.Median, r.Min = d/calls, d/calls
 			r.Allocs, r.Bytes = float64(a)/float64(r.Calls), float64(b)/float64(r.Calls)
-			return r
+			return false
 		}
 	}
-	var before par.Stats
-	if im.kind == kindWeft {
-		before = m.settle()
-	}
-	var allocs, bytes uint64
-	for i := range m.reps {
-		m.prog.show("%s %s: run %d/%d", label, im.name, i+1, m.reps)
-		d, a, b, c := m.once(im, r.Calls)
-		if r.Checksum == "" {
-			r.Checksum = c
-		} else if c != r.Checksum {
-			r.Checksum = fmt.Sprintf("unstable: %s, then %s", r.Checksum, c)
-		}
-		r.Times = append(r.Times, d)
-		allocs += a
-		bytes += b
-	}
-	if im.kind == kindWeft {
-		r.Util = utilizationOf(before, m.settle(), r.Times)
-	}
-	nCalls := float64(r.Calls * len(r.Times))
-	r.Allocs = float64(allocs) / nCalls
-	r.Bytes = float64(bytes) / nCalls
-	r.Median = median(r.Times) / time.Duration(r.Calls)
-	r.Min = slices.Min(r.Times) / time.Duration(r.Calls)
-	return r
+	return true
 }
 
 // once makes one timed run of im: its duration, allocations and bytes

@@ -33,9 +33,9 @@ type workload struct {
 	size func(n int) string
 	// units is the work at size n, to project a probe's time to n.
 	units func(n int) float64
-	// probe is the smaller size a per-element implementation is first timed
-	// on; 0 if none is worth it.
-	probe func(n int) int
+	// probe gives the smaller sizes, ascending, a per-element implementation
+	// is first timed on; none if it is not worth it.
+	probe func(n int) []int
 	// build makes the implementations at size n.
 	build func(s *suite, n int) []impl
 }
@@ -114,8 +114,9 @@ func (s *suite) sumImpls(n int, leaf func(lo, hi int) uint64, elem func(int) uin
 	})...)
 }
 
-// weftGrainImpl is W1..W3's weft entry with a fixed grain, for the sweep.
-func (s *suite) weftGrainImpl(n int, leaf func(lo, hi int) uint64, opts []par.Option) impl {
+// weftSumImpl is W1..W3's weft entry with the given options: a fixed grain
+// for the sweep, another pool for the scaling table.
+func (s *suite) weftSumImpl(n int, leaf func(lo, hi int) uint64, opts []par.Option) impl {
 	return resultImpl("weft", kindWeft, "", func() uint64 { return weftSum(n, leaf, opts) }, u64String)
 }
 
@@ -250,7 +251,10 @@ func count(n int) string { return "n = " + commas(n) }
 
 func linear(n int) float64 { return float64(n) }
 
-func sixteenth(n int) int { return n / 16 }
+// fractions are the probe sizes of a loop: n/256, whose time alone rules out
+// an implementation hundreds of times over the cap at little cost, then n/16
+// for a closer projection.
+func fractions(n int) []int { return []int{n / 256, n / 16} }
 
 // allWorkloads are DESIGN.md's workloads in order. W4 and W8 have two parts
 // each, measured and reported apart.
@@ -259,19 +263,19 @@ func allWorkloads() []*workload {
 		{
 			id: "W1", name: "sum", def: "sum of x*x for x in [0, n)",
 			fullN: 50_000_000, quickN: 10_000_000, ref: "13917298230507451072",
-			size: count, units: linear, probe: sixteenth,
+			size: count, units: linear, probe: fractions,
 			build: func(s *suite, n int) []impl { return s.sumImpls(n, w1Leaf, w1Elem) },
 		},
 		{
 			id: "W2", name: "varmap", def: "sum over x in [0, n) of acc: acc = x, then x%100+1 times acc = acc*31 + 7",
 			fullN: 2_000_000, quickN: 400_000, ref: "11591267410475940352",
-			size: count, units: linear, probe: sixteenth,
+			size: count, units: linear, probe: fractions,
 			build: func(s *suite, n int) []impl { return s.sumImpls(n, w2Leaf, w2Elem) },
 		},
 		{
 			id: "W3", name: "skewed", def: "W2's loop from acc = i, 1 + i*i*4000/(n*n) times, for i in [0, n); cost climbs to the end",
 			fullN: 100_000, quickN: 20_000, ref: "3246865918622852908",
-			size: count, units: linear, probe: sixteenth,
+			size: count, units: linear, probe: fractions,
 			build: func(s *suite, n int) []impl {
 				return s.sumImpls(n, w3Leaf(n), func(i int) uint64 { return w3Elem(i, n) })
 			},
@@ -280,45 +284,45 @@ func allWorkloads() []*workload {
 			id: "W4", name: "fib", def: "fib(n), a fork-join at every call: the cost of one join",
 			fullN: 32, quickN: 24, ref: "2178309",
 			size:  func(n int) string { return fmt.Sprintf("fib(%d)", n) },
-			units: fibCalls, probe: func(n int) int { return n - 6 },
+			units: fibCalls, probe: func(n int) []int { return []int{n - 12, n - 6} },
 			build: func(s *suite, n int) []impl { return s.fibImpls(n, false) },
 		},
 		{
 			id: "W4c", name: "fib cutoff", def: fmt.Sprintf("fib(n), forking only above n = %d", fibCutoff),
 			fullN: 32, quickN: 30, ref: "2178309",
 			size:  func(n int) string { return fmt.Sprintf("fib(%d)", n) },
-			units: fibCalls, probe: func(n int) int { return n - 6 },
+			units: fibCalls, probe: func(n int) []int { return []int{n - 12, n - 6} },
 			build: func(s *suite, n int) []impl { return s.fibImpls(n, true) },
 		},
 		{
 			id: "W5", name: "primes", def: "the primes below n by trial division, collected in order",
 			fullN: 3_000_000, quickN: 600_000, ref: "216816 primes, sum 312471072265",
-			size: count, units: linear, probe: sixteenth,
+			size: count, units: linear, probe: fractions,
 			build: func(s *suite, n int) []impl { return s.primesImpls(n) },
 		},
 		{
 			id: "W6", name: "sort", def: "n uint64 from xorshift64*, sorted ascending",
 			fullN: 10_000_000, quickN: 1_000_000,
 			size: count, units: func(n int) float64 { return float64(n) * float64(max(1, bitsLen(n))) },
-			probe: func(int) int { return 0 },
+			probe: func(int) []int { return nil },
 			build: func(s *suite, n int) []impl { return s.sortImpls(n) },
 		},
 		{
 			id: "W7", name: "map-alloc", def: "strconv.Itoa over [0, n) into an ordered []string",
 			fullN: 1_000_000, quickN: 250_000, ref: "5888890 bytes",
-			size: count, units: linear, probe: sixteenth,
+			size: count, units: linear, probe: fractions,
 			build: func(s *suite, n int) []impl { return s.itoaImpls(n) },
 		},
 		{
 			id: "W8s", name: "small sum", def: "Sum of n float64 per call: the cost of calling on an input too small to split",
 			fullN: 2_000, quickN: 2_000, perCall: true,
-			size: count, units: linear, probe: func(int) int { return 0 },
+			size: count, units: linear, probe: func(int) []int { return nil },
 			build: func(s *suite, n int) []impl { return s.smallSumImpls(n) },
 		},
 		{
 			id: "W8m", name: "small map", def: "Map of x*2 over n int per call",
 			fullN: 1_000, quickN: 1_000, perCall: true,
-			size: count, units: linear, probe: func(int) int { return 0 },
+			size: count, units: linear, probe: func(int) []int { return nil },
 			build: func(s *suite, n int) []impl { return s.smallMapImpls(n) },
 		},
 	}

@@ -27,11 +27,11 @@ type grainTime struct {
 }
 
 // sweepGrains are the fixed grains tried at size n: powers of 4 from about
-// n/65536 (at least 16) up to n/2.
+// n/16384 (at least 16) up to n/2.
 func sweepGrains(n int) []int {
 	var gs []int
 	g := 16
-	for g*4 <= n/65536 {
+	for g*4 <= n/16384 {
 		g *= 4
 	}
 	for ; g <= n/2; g *= 4 {
@@ -42,16 +42,27 @@ func sweepGrains(n int) []int {
 
 // sweep measures W1..W3's weft entry with each fixed grain and with the
 // adaptive default.
-func (s *suite) sweep(w *workload, n int, m *measurer) *sweepRow {
+func (s *suite) sweep(w *workload, n int, m *measurer) (*sweepRow, []string) {
 	leaf := sumLeaf(w.id, n)
 	row := &sweepRow{Workload: w.id, N: n}
-	label := w.id + " grain"
-	ad := m.measure(label, false, s.weftGrainImpl(n, leaf, s.opts), nil)
-	row.Adaptive = ad.Median
-	for _, g := range sweepGrains(n) {
-		opts := []par.Option{par.OnPool(s.pool), par.WithGrain(g)}
-		r := m.measure(fmt.Sprintf("%s %d", label, g), false, s.weftGrainImpl(n, leaf, opts), nil)
-		gt := grainTime{Grain: g, Median: r.Median}
+	label := w.id + " grain sweep"
+	impls := []impl{s.weftSumImpl(n, leaf, s.opts)}
+	grains := sweepGrains(n)
+	for _, g := range grains {
+		impls = append(impls, s.weftSumImpl(n, leaf, []par.Option{par.OnPool(s.pool), par.WithGrain(g)}))
+		impls[len(impls)-1].name = fmt.Sprintf("grain %d", g)
+	}
+	rs := m.measureAll(label, false, impls, make([]probeFunc, len(impls)))
+	row.Adaptive = rs[0].Median
+	var errs []string
+	for _, r := range rs[1:] {
+		if r.Checksum != rs[0].Checksum {
+			errs = append(errs, fmt.Sprintf("%s sweep: %s's checksum %q differs from the adaptive %q",
+				w.id, r.Impl, r.Checksum, rs[0].Checksum))
+		}
+	}
+	for i, g := range grains {
+		gt := grainTime{Grain: g, Median: rs[i+1].Median}
 		row.Grains = append(row.Grains, gt)
 		if row.Best.Median == 0 || gt.Median < row.Best.Median {
 			row.Best = gt
@@ -61,7 +72,7 @@ func (s *suite) sweep(w *workload, n int, m *measurer) *sweepRow {
 		row.Ratio = float64(row.Adaptive) / float64(row.Best.Median)
 	}
 	row.OK = row.Ratio <= 1.05
-	return row
+	return row, errs
 }
 
 // sumLeaf is the leaf of W1..W3 at size n.
@@ -102,7 +113,7 @@ func (s *suite) scaling(ws []*workload, sizes map[string]int, m *measurer) []*sc
 		opts := []par.Option{par.OnPool(p)}
 		for _, w := range ws {
 			n := sizes[w.id]
-			r := pm.measure(fmt.Sprintf("%s %d workers", w.id, k), false, s.weftGrainImpl(n, sumLeaf(w.id, n), opts), nil)
+			r := pm.measure(fmt.Sprintf("%s %d workers", w.id, k), false, s.weftSumImpl(n, sumLeaf(w.id, n), opts), nil)
 			row := &scaleRow{Workload: w.id, Workers: k, Median: r.Median}
 			if r.Util != nil {
 				row.Tasks, row.Steals, row.Tries = r.Util.Tasks, r.Util.Steals, r.Util.Tries
