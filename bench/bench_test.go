@@ -102,7 +102,7 @@ func TestPerElementOverCapIsSkippedWithReason(t *testing.T) {
 	ran := false
 	im := impl{name: "x", kind: kindLib, perElement: true,
 		run: func(int) { ran = true }, check: func() string { return "0" }}
-	r := m.measure("W0", false, im, func() (time.Duration, string) { return time.Hour, "1s on n = 1" })
+	r := m.measure("W0", false, im, func(time.Duration) (time.Duration, string) { return time.Hour, "1s on n = 1" })
 	assert.False(t, ran)
 	assert.Contains(t, r.Skip, "projected")
 	assert.Contains(t, r.Skip, "cap")

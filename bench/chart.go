@@ -5,7 +5,6 @@ import (
 	"html"
 	"math"
 	"strings"
-	"time"
 )
 
 // The chart: one SVG, drawn by hand so that the page needs nothing from
@@ -129,7 +128,7 @@ func tickStep(m float64) float64 {
 }
 
 // panelHeight is the height of a workload's panel.
-func panelHeight(w *wlReport, cap time.Duration) float64 {
+func panelHeight(w *wlReport) float64 {
 	h := 44.0 // title, size line
 	for _, x := range w.Results {
 		if x.Skip == "" {
@@ -137,7 +136,7 @@ func panelHeight(w *wlReport, cap time.Duration) float64 {
 		}
 	}
 	h += 22 // axis
-	h += 13 * float64(len(skippedLines(w, cap)))
+	h += 13 * float64(len(skippedLines(w)))
 	if wf := w.result("weft"); wf != nil && wf.Util != nil {
 		if idle(wf.Util) {
 			h += 20
@@ -151,7 +150,7 @@ func panelHeight(w *wlReport, cap time.Duration) float64 {
 // skippedLines say which implementations did not run and why, briefly: the
 // ones projected over the time cap with their projections, the others
 // grouped by reason.
-func skippedLines(w *wlReport, cap time.Duration) []string {
+func skippedLines(w *wlReport) []string {
 	var over []string
 	why := map[string][]string{}
 	var order []string
@@ -170,7 +169,7 @@ func skippedLines(w *wlReport, cap time.Duration) []string {
 	}
 	var lines []string
 	if len(over) > 0 {
-		lines = append(lines, wrap(fmt.Sprintf("not run, a run projected over the %s cap: %s", cap, strings.Join(over, ", ")), 92)...)
+		lines = append(lines, wrap("not run, a run projected over the cap: "+strings.Join(over, ", "), 92)...)
 	}
 	for _, r := range order {
 		lines = append(lines, wrap(fmt.Sprintf("not run, %s: %s", r, strings.Join(why[r], ", ")), 92)...)
@@ -197,7 +196,7 @@ func shortReason(why string) string {
 
 func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 	s.f(`<rect x="%.1f" y="%.1f" width="%d" height="%.1f" fill="#fafafa" stroke="#ddd" rx="4"/>`,
-		x0-8, y0-4, panelW+16, panelHeight(w, r.Cap)-6)
+		x0-8, y0-4, panelW+16, panelHeight(w)-6)
 	s.text(x0, y0+14, 15, "start", colText, "bold", fmt.Sprintf("%s %s", w.ID, w.Name))
 	sub := w.Size
 	if w.N != w.FullN {
@@ -258,7 +257,7 @@ func (s *svgBuf) workloadPanel(r *report, w *wlReport, x0, y0, scale float64) {
 		s.text(px(t), y+11, 10, "middle", colMuted, "normal", trimFloat(t)+"×")
 	}
 	y += 22
-	for _, l := range skippedLines(w, r.Cap) {
+	for _, l := range skippedLines(w) {
 		s.text(x0, y+2, 10, "start", colMuted, "normal", l)
 		y += 13
 	}
@@ -314,10 +313,10 @@ func chartSVG(r *report) string {
 	var ps []placed
 	y := 96.0
 	for i := 0; i < len(r.Workloads); i += 2 {
-		h := panelHeight(r.Workloads[i], r.Cap)
+		h := panelHeight(r.Workloads[i])
 		ps = append(ps, placed{r.Workloads[i], margin + 8, y})
 		if i+1 < len(r.Workloads) {
-			h = max(h, panelHeight(r.Workloads[i+1], r.Cap))
+			h = max(h, panelHeight(r.Workloads[i+1]))
 			ps = append(ps, placed{r.Workloads[i+1], margin + 8 + panelW + colGap, y})
 		}
 		y += h + 14

@@ -58,7 +58,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed runs before the timed ones")
 	fs.BoolVar(&f.full, "full", false, "run DESIGN.md's sizes (the default shrinks them to finish in under a minute)")
 	fs.StringVar(&f.sizes, "n", "", "sizes by workload, e.g. W1=1000000,W4=30 (overrides -full)")
-	fs.DurationVar(&f.cap, "cap", 0, "longest a competitor's run may take; per-element ones projected over it are skipped (default 300ms quick, 5s full)")
+	fs.DurationVar(&f.cap, "cap", 0, "longest a competitor's run may take, or 3 times the sequential run if longer; per-element ones projected over it are skipped (default 300ms quick, 5s full)")
 	fs.BoolVar(&f.sweep, "sweep", true, "run the grain sweep of W1..W3")
 	fs.BoolVar(&f.scaling, "scaling", true, "run the scaling table of W1..W3 on 1, 2, 4, 8 and 16 workers")
 	fs.StringVar(&f.jsonPath, "json", "", "write the results as JSON to this file (- for standard output, which then gets no table)")
@@ -240,7 +240,7 @@ func run(f *flags) (int, error) {
 		probes := make([]probeFunc, len(impls))
 		for i, im := range impls {
 			if im.perElement && len(w.probe(n)) > 0 {
-				probes[i] = func() (time.Duration, string) { return s.probe(w, im.name, n, m) }
+				probes[i] = func(limit time.Duration) (time.Duration, string) { return s.probe(w, im.name, n, limit, m) }
 			}
 		}
 		wr.Results = m.measureAll(label, w.perCall, impls, probes)
@@ -301,7 +301,7 @@ func run(f *flags) (int, error) {
 // work. It stops at the first size whose projection is over four times the
 // cap: the implementation is out either way, and a larger probe would cost
 // more than a run under the cap.
-func (s *suite) probe(w *workload, name string, n int, m *measurer) (time.Duration, string) {
+func (s *suite) probe(w *workload, name string, n int, limit time.Duration, m *measurer) (time.Duration, string) {
 	var projected time.Duration
 	var how string
 	for _, pn := range w.probe(n) {
@@ -316,7 +316,7 @@ func (s *suite) probe(w *workload, name string, n int, m *measurer) (time.Durati
 			projected = time.Duration(float64(d) / w.units(pn) * w.units(n))
 			how = fmt.Sprintf("%s on %s", fmtDur(d), w.size(pn))
 		}
-		if projected > 4*m.cap {
+		if projected > 4*limit {
 			break
 		}
 	}

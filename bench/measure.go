@@ -54,9 +54,10 @@ type measurer struct {
 	prog         *progress
 }
 
-// probeFunc times an implementation once on a smaller input and returns the
-// time projected at full size, and how it was found.
-type probeFunc func() (time.Duration, string)
+// probeFunc times an implementation on smaller inputs and returns the time
+// projected at full size, and how it was found; it may stop early once the
+// projection is far over limit.
+type probeFunc func(limit time.Duration) (time.Duration, string)
 
 // measure is measureAll of one implementation.
 func (m *measurer) measure(label string, perCall bool, im impl, probe probeFunc) result {
@@ -74,9 +75,16 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 	rs := make([]*result, len(impls))
 	var active []int
 	weft := -1
+	limit := m.cap
 	for i, im := range impls {
 		rs[i] = &result{Impl: im.name, Kind: im.kind, About: im.about, Calls: 1}
-		if m.prepare(label, perCall, im, probes[i], rs[i]) {
+		ok, warm := m.prepare(label, perCall, im, probes[i], rs[i], limit)
+		if im.kind == kindSeq {
+			// A competitor within a few times the sequential loop is always
+			// measured in full, however slow the machine is today.
+			limit = max(limit, seqCapFactor*warm)
+		}
+		if ok {
 			active = append(active, i)
 			if im.kind == kindWeft {
 				// Util is for one weft entry alone on its pool (not the sweep's).
@@ -128,41 +136,47 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 // skipped, if its probe projects a run over the cap, or if a warm-up run
 // takes longer than the cap (it is then reported from that one run, marked).
 // It calibrates the calls per run of a per-call workload.
-func (m *measurer) prepare(label string, perCall bool, im impl, probe probeFunc, r *result) bool {
+// It returns the duration of the last warm-up run (per call).
+func (m *measurer) prepare(label string, perCall bool, im impl, probe probeFunc, r *result, limit time.Duration) (bool, time.Duration) {
 	if im.skip != "" {
 		r.Skip = im.skip
-		return false
+		return false, 0
 	}
 	competitor := im.kind == kindHand || im.kind == kindLib
 	if probe != nil && competitor && im.perElement {
 		m.prog.show("%s %s: probing on a smaller input", label, im.name)
-		projected, how := probe()
-		if projected > m.cap {
+		projected, how := probe(limit)
+		if projected > limit {
 			r.Projected = projected
 			r.Skip = fmt.Sprintf("one goroutine or task per element: projected %s a run (%s), over the %s cap",
-				roundDur(projected), how, m.cap)
-			return false
+				roundDur(projected), how, roundDur(limit))
+			return false, 0
 		}
 	}
 	if perCall {
 		m.prog.show("%s %s: calibrating", label, im.name)
 		r.Calls = m.calibrate(im)
 	}
+	var warm time.Duration
 	for i := range m.warmup {
 		m.prog.show("%s %s: warm-up %d/%d", label, im.name, i+1, m.warmup)
 		d, a, b, c := m.once(im, r.Calls)
 		r.Checksum = c
-		if competitor && d > m.cap {
-			r.Capped = fmt.Sprintf("warm-up took %s, over the %s cap: 1 run, not repeated", roundDur(d), m.cap)
+		warm = d / time.Duration(r.Calls)
+		if competitor && d > limit {
+			r.Capped = fmt.Sprintf("warm-up took %s, over the %s cap: 1 run, not repeated", roundDur(d), roundDur(limit))
 			r.Times = []time.Duration{d}
-			calls := time.Duration(r.Calls)
-			r.Median, r.Min = d/calls, d/calls
+			r.Median, r.Min = warm, warm
 			r.Allocs, r.Bytes = float64(a)/float64(r.Calls), float64(b)/float64(r.Calls)
-			return false
+			return false, warm
 		}
 	}
-	return true
+	return true, warm
 }
+
+// seqCapFactor: the cap of a workload's competitors is at least this many
+// times the sequential loop's warm-up run.
+const seqCapFactor = 3
 
 // once makes one timed run of im: its duration, allocations and bytes
 // allocated, and its checksum.

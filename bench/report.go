@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -160,7 +161,8 @@ func fmtRatio(x float64) string {
 	case x >= 0.1:
 		return fmt.Sprintf("%.2f", x)
 	}
-	return fmt.Sprintf("%.2g", x)
+	// Two significant digits, without an exponent.
+	return fmt.Sprintf("%.*f", int(math.Ceil(-math.Log10(x)))+1, x)
 }
 
 func fmtCount(x float64) string {
@@ -199,7 +201,7 @@ func writeText(out io.Writer, r *report) {
 		mode = "DESIGN.md's full sizes"
 	}
 	p("weft benchmark suite: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %d workers\n", r.GoVersion, r.OS, r.Arch, r.CPUs, r.GOMAXPROCS, r.Workers)
-	p("%s; median of %d runs after %d warm-up; competitors capped at %s a run\n", mode, r.Reps, r.Warmup, r.Cap)
+	p("%s; median of %d interleaved runs after %d warm-up; a competitor's run is capped at %s or 3x the sequential one\n", mode, r.Reps, r.Warmup, r.Cap)
 	p("speedup: sequential median / this median.  vs weft: this median / weft's (above 1: weft is faster).\n")
 	p("allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
 	for _, w := range r.Workloads {
