@@ -345,7 +345,7 @@ func chartSVG(r *report) string {
 	s.text(margin, 32, 22, "start", colText, "bold", "weft against the other ways to run it in parallel")
 	s.text(margin, 52, 12, "start", colMuted, "normal",
 		fmt.Sprintf("speedup over the sequential loop (median of %d runs, %s); %d workers on %d CPUs, %s %s/%s",
-			r.Reps, mode, r.Workers, r.CPUs, r.GoVersion, r.OS, r.Arch))
+			r.Reps, mode, r.Workers, r.CPUs, r.GoVersion, r.OS, r.Arch)+loadNote(r))
 	// Legend.
 	lx := float64(margin)
 	for _, k := range []struct {
@@ -399,6 +399,13 @@ func chartNotes(r *report) []string {
 		out = append(out, wrap("ERROR: "+e, 190)...)
 	}
 	return out
+}
+
+func loadNote(r *report) string {
+	if r.Load[0] == 0 && r.Load[1] == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; load average %.1f, %.1f", r.Load[0], r.Load[1])
 }
 
 // chartHTML wraps the chart in a self-contained page.

@@ -230,6 +230,7 @@ func run(f *flags) (int, error) {
 		CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Workers: f.workers,
 		Full: f.full, Warmup: f.warmup, Reps: f.reps, Cap: f.cap, Started: start,
 	}
+	rep.Load[0] = loadAverage()
 	for i, w := range ws {
 		n := sizes[w.id]
 		label := fmt.Sprintf("%s (%d/%d)", w.id, i+1, len(ws))
@@ -265,6 +266,7 @@ func run(f *flags) (int, error) {
 	}
 	rep.Faster = fasterThanWeft(rep.Workloads)
 	rep.Elapsed = time.Since(start)
+	rep.Load[1] = loadAverage()
 	prog.clear()
 
 	if f.jsonPath != "-" {

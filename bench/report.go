@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,12 +25,15 @@ type report struct {
 	Reps       int           `json:"reps"`
 	Cap        time.Duration `json:"cap_ns"`
 	Started    time.Time     `json:"started"`
-	Elapsed    time.Duration `json:"elapsed_ns"`
-	Workloads  []*wlReport   `json:"workloads"`
-	Sweep      []*sweepRow   `json:"grain_sweep,omitempty"`
-	Scaling    []*scaleRow   `json:"scaling,omitempty"`
-	Faster     []faster      `json:"faster_than_weft"`
-	Errors     []string      `json:"errors"`
+	// Load is the machine's one-minute load average at the start and the
+	// end (Linux), since other processes on the cores skew every time.
+	Load      [2]float64    `json:"load_average,omitempty"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+	Workloads []*wlReport   `json:"workloads"`
+	Sweep     []*sweepRow   `json:"grain_sweep,omitempty"`
+	Scaling   []*scaleRow   `json:"scaling,omitempty"`
+	Faster    []faster      `json:"faster_than_weft"`
+	Errors    []string      `json:"errors"`
 }
 
 type wlReport struct {
@@ -193,6 +197,17 @@ func bar(frac float64, width int) string {
 	return s + strings.Repeat(" ", max(0, width-(eighths+7)/8))
 }
 
+// loadAverage returns the one-minute load average, or 0 where it cannot be
+// read.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(b) + " 0")[0], 64)
+	return f
+}
+
 // writeText prints the report as tables for a person at a terminal.
 func writeText(out io.Writer, r *report) {
 	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
@@ -202,6 +217,13 @@ func writeText(out io.Writer, r *report) {
 	}
 	p("weft benchmark suite: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %d workers\n", r.GoVersion, r.OS, r.Arch, r.CPUs, r.GOMAXPROCS, r.Workers)
 	p("%s; median of %d interleaved runs after %d warm-up; a competitor's run is capped at %s or 3x the sequential one\n", mode, r.Reps, r.Warmup, r.Cap)
+	if r.Load[0] > 0 || r.Load[1] > 0 {
+		p("load average %.1f at the start, %.1f at the end", r.Load[0], r.Load[1])
+		if max(r.Load[0], r.Load[1]) > float64(r.CPUs)/2 {
+			p(": other processes are using the cores, and the times suffer for it")
+		}
+		p("\n")
+	}
 	p("speedup: sequential median / this median.  vs weft: this median / weft's (above 1: weft is faster).\n")
 	p("allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
 	for _, w := range r.Workloads {
