@@ -165,6 +165,13 @@ func TestSelect(t *testing.T) {
 	assert.Equal(t, map[string]int{"W1": 1000, "W4": 20}, sizes)
 	_, err = parseSizes("W1=0")
 	assert.Error(t, err)
+	f, err := parseFlags([]string{"-json", "-full"})
+	require.NoError(t, err)
+	assert.Equal(t, "-", f.jsonPath)
+	assert.True(t, f.full)
+	f, err = parseFlags([]string{"-json=r.json"})
+	require.NoError(t, err)
+	assert.Equal(t, "r.json", f.jsonPath)
 }
 
 // TestOutputs runs a tiny suite end to end and checks that the JSON parses
@@ -173,7 +180,7 @@ func TestOutputs(t *testing.T) {
 	dir := t.TempDir()
 	f, err := parseFlags([]string{"-w", "W2,W4c,W8m", "-c", "static,pargo", "-n", "W2=20000,W4=22",
 		"-reps", "1", "-warmup", "0", "-sweep=true", "-scaling=false",
-		"-json", filepath.Join(dir, "r.json"), "-html", filepath.Join(dir, "r.html"), "-svg", filepath.Join(dir, "r.svg")})
+		"-json=" + filepath.Join(dir, "r.json"), "-html", filepath.Join(dir, "r.html"), "-svg", filepath.Join(dir, "r.svg")})
 	require.NoError(t, err)
 	stdout := os.Stdout
 	null, err := os.Open(os.DevNull)

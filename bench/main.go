@@ -7,7 +7,7 @@
 //	go run ./bench                  # quick sizes, under a minute on 2 cores
 //	go run ./bench -full            # DESIGN.md's sizes
 //	go run ./bench -w W2,W3 -c static,dynamic,conc -reps 10
-//	go run ./bench -json out.json -html out.html
+//	go run ./bench -json=out.json -html out.html
 //
 // Every implementation of a workload must give the sequential checksum, and
 // at full size the sequential checksum must be DESIGN.md's reference: a
@@ -53,6 +53,8 @@ func parseFlags(args []string) (*flags, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m; W4 and W8 select both parts)")
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
+	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
+	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "workers for weft's pool and every competitor")
 	fs.IntVar(&f.reps, "reps", 5, "timed runs per implementation; the median is reported")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed runs before the timed ones")
@@ -61,7 +63,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.DurationVar(&f.cap, "cap", 0, "longest a competitor's run may take, or 3 times the sequential run if longer; per-element ones projected over it are skipped (default 300ms quick, 5s full)")
 	fs.BoolVar(&f.sweep, "sweep", true, "run the grain sweep of W1..W3")
 	fs.BoolVar(&f.scaling, "scaling", true, "run the scaling table of W1..W3 on 1, 2, 4, 8 and 16 workers")
-	fs.StringVar(&f.jsonPath, "json", "", "write the results as JSON to this file (- for standard output, which then gets no table)")
+	fs.Var((*jsonFlag)(&f.jsonPath), "json", "write the results as JSON: -json alone to standard output instead of the table, -json=FILE to FILE")
 	fs.StringVar(&f.htmlPath, "html", "", "write a self-contained HTML chart to this file")
 	fs.StringVar(&f.svgPath, "svg", "", "write the chart as a standalone SVG to this file")
 	fs.BoolVar(&f.progress, "progress", false, "show progress even when standard error is not a terminal")
@@ -83,6 +85,26 @@ func parseFlags(args []string) (*flags, error) {
 	}
 	return f, nil
 }
+
+// jsonFlag is -json: alone it means standard output ("-"), with =FILE a file.
+type jsonFlag string
+
+func (j *jsonFlag) String() string { return string(*j) }
+
+func (j *jsonFlag) Set(v string) error {
+	switch v {
+	case "true", "-":
+		*j = "-"
+	case "false":
+		*j = ""
+	default:
+		*j = jsonFlag(v)
+	}
+	return nil
+}
+
+// IsBoolFlag lets -json stand alone on the command line.
+func (j *jsonFlag) IsBoolFlag() bool { return true }
 
 func main() {
 	f, err := parseFlags(os.Args[1:])
