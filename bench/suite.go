@@ -76,8 +76,9 @@ func skipped(name string, k kind, about, why string) impl {
 	return impl{name: name, kind: k, about: about, skip: why}
 }
 
-// forStrategies makes one implementation per competitor: f returns the run of
-// s, or nil and the reason s does not fit.
+// forStrategies makes one implementation per competitor: f returns a maker of
+// st's implementation and whether st can do op o at all; if not, the
+// implementation is a skipped one that gives st.why[o] as the reason.
 func (s *suite) forStrategies(o op, f func(st *strategy) (func() impl, bool)) []impl {
 	var out []impl
 	for _, st := range s.strategies {
