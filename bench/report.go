@@ -50,10 +50,6 @@ type wlReport struct {
 	Results  []*result `json:"results"`
 }
 
-// callerNote qualifies the caller's utilization: the pool counts a seat busy
-// only from its first wait for a stolen task on (par/stats_bug_test.go).
-const callerNote = "its own work before its first wait is not counted"
-
 // faster is a competitor that beat weft on a workload.
 type faster struct {
 	Workload string  `json:"workload"`
@@ -286,7 +282,7 @@ func writeText(out io.Writer, r *report) {
 			for i, f := range u.Workers {
 				p("    worker %-3d |%s| %3.0f%%\n", i, bar(f, 40), 100*f)
 			}
-			p("    caller     |%s| %3.0f%%  (%s)\n", bar(u.Caller, 40), 100*u.Caller, callerNote)
+			p("    caller     |%s| %3.0f%%\n", bar(u.Caller, 40), 100*u.Caller)
 			p("    per run: %s tasks, %s steals in %s tries\n", fmtCount(u.Tasks), fmtCount(u.Steals), fmtCount(u.Tries))
 		}
 	}

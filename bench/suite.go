@@ -170,11 +170,9 @@ func (s *suite) sortImpls(n int) []impl {
 			check: func() string { return sortedChecksum(buf) },
 		}
 	}
-	impls := []impl{mk("sequential", kindSeq, "slices.Sort", sortSeq)}
-	if weftSort != nil {
-		impls = append(impls, mk("weft", kindWeft, "par.Sort", func(b []uint64) { weftSort(b, s.opts...) }))
-	} else {
-		impls = append(impls, skipped("weft", kindWeft, "par.Sort", weftSortPending))
+	impls := []impl{
+		mk("sequential", kindSeq, "slices.Sort", sortSeq),
+		mk("weft", kindWeft, "par.Sort", func(b []uint64) { weftSort(b, s.opts) }),
 	}
 	return append(impls, s.forStrategies(opSort, func(st *strategy) (func() impl, bool) {
 		return func() impl {
