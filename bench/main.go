@@ -55,7 +55,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
 	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
 	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
-	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "workers for weft's pool and every competitor")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "goroutines that work: every competitor's; weft's pool gets one fewer, since its caller works too")
 	fs.IntVar(&f.reps, "reps", 5, "timed runs per implementation; the median is reported")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed runs before the timed ones")
 	fs.BoolVar(&f.full, "full", false, "run DESIGN.md's sizes (the default shrinks them to finish in under a minute)")
@@ -236,7 +236,10 @@ func run(f *flags) (int, error) {
 
 	start := time.Now()
 	prog := newProgress(f.progress)
-	pool := par.NewPool(par.Workers(f.workers))
+	// As many busy goroutines for weft as for the competitors: the goroutine
+	// that makes a weft call works on it, so the pool gets one worker fewer
+	// (par.DefaultWorkers makes the same choice).
+	pool := par.NewPool(par.Workers(max(1, f.workers-1)))
 	defer pool.Close()
 	e := newEnv(f.workers, maxN)
 	defer e.close()

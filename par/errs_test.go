@@ -31,7 +31,7 @@ type errPool struct {
 // errPools returns the default pool and pools of 1, 2 and 8 workers, closed
 // when t ends.
 func errPools(t *testing.T) []errPool {
-	ps := []errPool{{name: "default", workers: runtime.GOMAXPROCS(0)}}
+	ps := []errPool{{name: "default", workers: par.DefaultWorkers()}}
 	for _, w := range []int{1, 2, 8} {
 		p := par.NewPool(par.Workers(w))
 		t.Cleanup(p.Close)

@@ -71,7 +71,7 @@ func ExampleStats_Total() {
 
 func ExampleDefaultStats() {
 	par.For(100, func(int) {})
-	fmt.Println(len(par.DefaultStats().Workers) == runtime.GOMAXPROCS(0))
+	fmt.Println(len(par.DefaultStats().Workers) == par.DefaultWorkers())
 	// Output: true
 }
 
@@ -93,6 +93,6 @@ func ExamplePool_Close() {
 func ExamplePool_Workers() {
 	p := par.NewPool()
 	defer p.Close()
-	fmt.Println(p.Workers() == runtime.GOMAXPROCS(0))
+	fmt.Println(p.Workers() == max(1, runtime.GOMAXPROCS(0)-1))
 	// Output: true
 }

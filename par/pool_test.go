@@ -21,7 +21,8 @@ func TestPoolWorkers(t *testing.T) {
 	}
 	p := par.NewPool()
 	t.Cleanup(p.Close)
-	require.Equal(t, runtime.GOMAXPROCS(0), p.Workers(), "the default size is GOMAXPROCS")
+	require.Equal(t, max(1, runtime.GOMAXPROCS(0)-1), p.Workers(), "the default size is GOMAXPROCS-1: the caller takes part")
+	require.Equal(t, p.Workers(), par.DefaultWorkers())
 }
 
 // quietStats polls p's counters until two snapshots in a row agree on
@@ -125,7 +126,7 @@ func forceSteal(p *par.Pool) bool {
 func TestDefaultStats(t *testing.T) {
 	par.For(10_000, func(int) {}, par.WithGrain(10))
 	s := par.DefaultStats()
-	require.Len(t, s.Workers, runtime.GOMAXPROCS(0))
+	require.Len(t, s.Workers, par.DefaultWorkers())
 	require.Positive(t, s.Total().Inline)
 }
 

@@ -216,10 +216,10 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	prev := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(prev)
 	first := sched.Default()
-	require.Equal(t, prev, first.Workers())
+	require.Equal(t, max(1, prev-1), first.Workers(), "the caller is the other participant")
 	runtime.GOMAXPROCS(prev + 3)
 	second := sched.Default()
-	require.Equal(t, prev+3, second.Workers())
+	require.Equal(t, prev+2, second.Workers())
 	var got int
 	sched.RunDefault(func(w *sched.Worker) { got = fib(w, 16) })
 	require.Equal(t, 987, got)
