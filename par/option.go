@@ -80,12 +80,15 @@ func configure(opts []Option) config {
 }
 
 // splitter returns the splitting state of a whole range for a call on a pool
-// with the given number of workers.
+// with the given number of workers. The budget counts the caller too, which
+// works on its call like a worker: with a pool of one worker and budget one, a
+// call on two cores was cut into two pieces and the end of the call waited
+// for the slower one.
 func (c *config) splitter(workers int) split.Splitter {
 	if c.grain > 0 {
 		return split.Fixed(c.grain)
 	}
-	return split.New(workers, max(c.minLen, 1), 0)
+	return split.New(workers+1, max(c.minLen, 1), 0)
 }
 
 // run calls f with a seat of the call's pool.
