@@ -7,6 +7,9 @@ import (
 	"github.com/weftgo/weft/internal/sched"
 )
 
+// ErrClosed is the panic value of a call directed at a pool after its Close.
+var ErrClosed = sched.ErrClosed
+
 // Pool is a set of worker goroutines that run the tasks of the calls directed
 // at it with OnPool. Most programs need none: calls without OnPool use a shared
 // pool, started on first use with DefaultWorkers() workers, that follows
