@@ -1,6 +1,8 @@
 package par
 
 import (
+	"context"
+	"runtime/trace"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +18,11 @@ import (
 // body is what a call does with its range: the leaf folds a piece, combine
 // merges the results of two adjacent pieces, left then right.
 type body[R any] struct {
+	// name names the call's task in an execution trace (go tool trace).
+	name string
+	// trace is the call's trace task while tracing is on, else nil; written
+	// before the first leaf runs.
+	trace   context.Context
 	leaf    func(lo, hi int) R
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
 	// fixedTree: the result must come from the same tree of combines whatever
@@ -42,6 +49,9 @@ func (b *body[R]) done(lo int) bool {
 func (b *body[R]) fold(lo, hi int) (r R) {
 	if b.done(lo) {
 		return r
+	}
+	if b.trace != nil {
+		defer trace.StartRegion(b.trace, "leaf").End()
 	}
 	ok := false
 	defer func() {
@@ -120,6 +130,15 @@ const seqGrowth = 8
 // float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
 // chunks are never shorter than the call's minimum length.
 func run[R any](c *config, n int, b *body[R]) R {
+	if trace.IsEnabled() && b.trace == nil { // one atomic load when tracing is off
+		name := b.name
+		if name == "" {
+			name = "par"
+		}
+		ctx, task := trace.NewTask(context.Background(), name)
+		defer task.End()
+		b.trace = ctx
+	}
 	if c.grain > 0 || b.fixedTree {
 		if n <= b.minSeq || n <= c.grain {
 			return b.fold(0, n)

@@ -202,6 +202,7 @@ func runErr(parent context.Context, n int, loop func(x *errCall, lo, hi int) int
 		})
 		defer stopOnEnd() // after the call, the parent's end concerns it no longer
 	}
+	x.b.name = "par.MapErr/ForEachErr"
 	x.b.leaf = func(lo, hi int) struct{} {
 		ok := false
 		defer func() {

@@ -43,7 +43,7 @@ func findFirst(n int, match func(i int) bool, opts []Option) int {
 	var best atomic.Int64 // the least matching index found so far
 	best.Store(math.MaxInt64)
 	c := configure(opts)
-	run(&c, n, &body[struct{}]{settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
+	run(&c, n, &body[struct{}]{name: "par.Find", settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			if (i-lo)%findCheck == 0 && int64(i) > best.Load() { // an earlier match settles it
 				break
@@ -91,7 +91,7 @@ func anyMatch(n int, match func(i int) bool, opts []Option) bool {
 	}
 	var found atomic.Bool
 	c := configure(opts)
-	b := &body[struct{}]{}
+	b := &body[struct{}]{name: "par.Any"}
 	b.leaf = func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			if (i-lo)%findCheck == 0 && found.Load() {

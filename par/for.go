@@ -18,7 +18,7 @@ func For(n int, f func(i int), opts ...Option) {
 		return
 	}
 	c := configure(opts)
-	run(&c, n, &body[struct{}]{leaf: func(lo, hi int) struct{} {
+	run(&c, n, &body[struct{}]{name: "par.For", leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			f(i)
 		}
@@ -37,11 +37,16 @@ func ForRange(n int, f func(lo, hi int), opts ...Option) {
 	if n < 0 {
 		panic(fmt.Sprintf("par: ForRange: n = %d, want n >= 0", n))
 	}
+	forRange("par.ForRange", n, f, opts)
+}
+
+// forRange is ForRange under the name of the calling function.
+func forRange(name string, n int, f func(lo, hi int), opts []Option) {
 	if n == 0 {
 		return
 	}
 	c := configure(opts)
-	run(&c, n, &body[struct{}]{leaf: func(lo, hi int) struct{} {
+	run(&c, n, &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
 		f(lo, hi)
 		return struct{}{}
 	}})
@@ -67,5 +72,5 @@ func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left
 		return identity
 	}
 	c := configure(opts)
-	return run(&c, n, &body[R]{leaf: leaf, combine: op})
+	return run(&c, n, &body[R]{name: "par.ReduceRange", leaf: leaf, combine: op})
 }

@@ -43,6 +43,7 @@ func extreme[S ~[]E, E cmp.Ordered](s S, isMin bool, opts []Option) E {
 		op = func(a, b E) E { return min(a, b) }
 	}
 	return run(&c, len(s), &body[E]{
+		name: "par.Min/Max",
 		leaf: func(lo, hi int) E {
 			m := s[lo]
 			if isMin {
@@ -90,6 +91,7 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 func pick[S ~[]E, E any](s S, better func(best, e E) bool, opts []Option) E {
 	c := configure(opts)
 	return run(&c, len(s), &body[E]{
+		name: "par.MinFunc/MaxFunc",
 		leaf: func(lo, hi int) E {
 			m := s[lo]
 			for _, e := range s[lo+1 : hi] {

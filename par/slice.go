@@ -8,11 +8,11 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 		panic("par: Map: f is nil")
 	}
 	out := make([]R, len(s))
-	ForRange(len(s), func(lo, hi int) {
+	forRange("par.Map", len(s), func(lo, hi int) {
 		for i, e := range s[lo:hi] {
 			out[lo+i] = f(e)
 		}
-	}, opts...)
+	}, opts)
 	return out
 }
 
@@ -22,11 +22,11 @@ func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEach: f is nil")
 	}
-	ForRange(len(s), func(lo, hi int) {
+	forRange("par.ForEach", len(s), func(lo, hi int) {
 		for _, e := range s[lo:hi] {
 			f(e)
 		}
-	}, opts...)
+	}, opts)
 }
 
 // Reduce combines the elements of s with op, in parallel. op must be
@@ -56,6 +56,7 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	}
 	c := configure(opts)
 	return run(&c, len(s), &body[R]{
+		name: "par.MapReduce",
 		leaf: func(lo, hi int) R {
 			acc := identity
 			for _, e := range s[lo:hi] {
@@ -77,6 +78,7 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	}
 	c := configure(opts)
 	return run(&c, len(s), &body[int]{
+		name: "par.Count",
 		leaf: func(lo, hi int) int {
 			n := 0
 			for _, e := range s[lo:hi] {
@@ -103,6 +105,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	}
 	c := configure(opts)
 	l := run(&c, len(s), &body[chunks[E]]{
+		name: "par.Filter",
 		leaf: func(lo, hi int) chunks[E] {
 			var kept []E
 			for _, e := range s[lo:hi] {

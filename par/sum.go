@@ -34,6 +34,7 @@ func Sum[S ~[]E, E Number](s S, opts ...Option) E {
 	var zero E
 	add := func(a, b E) E { return a + b }
 	return run(&c, blocks, &body[E]{
+		name: "par.Sum",
 		leaf: func(lo, hi int) E {
 			return split.Pairwise(lo, hi, func(b int) E {
 				blo, bhi := split.BlockRange(b, len(s))
