@@ -56,6 +56,15 @@
 // which costs a lock and a few atomic operations. See the benchmarks in this
 // package and `go run ./bench` for measured figures.
 //
+// # Tracing
+//
+// While an execution trace is being recorded (runtime/trace, go test -trace),
+// every call that reaches its range is a trace task named after its function
+// ("par.Map", "par.Sum", ...) and each leaf, the piece of the range one
+// goroutine runs at once, a region named "leaf", so that `go tool trace` shows
+// what each call did on which goroutine. When no trace is recorded the hooks
+// cost one atomic load per call (BenchmarkTraceOff).
+//
 // # Design notes
 //
 // Go has no goroutine-local storage, so a call cannot find out whether it runs
