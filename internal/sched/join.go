@@ -49,11 +49,7 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	}()
 	a(w)
 	ok = true // from here j is taken back or waited for by Sync itself
-	inline = w.Sync(j)
-	if inline {
-		w.local.inline++
-	}
-	return inline
+	return w.Sync(j)
 }
 
 // Sync is the end of a fork whose first half returned normally: it takes j
@@ -63,6 +59,7 @@ func (w *Worker) Sync(j *Job) bool {
 	for {
 		x := w.Pop()
 		if x == j {
+			w.local.inline++
 			return true
 		}
 		if x == nil {
