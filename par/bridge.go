@@ -99,8 +99,18 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	} else {
 		j.Init(w, nil)
 	}
-	var left R
-	if w.Fork(&j.Job, func(w *sched.Worker) { left = reduce(w, lo, mid, sp, false, b) }) {
+	// sched.Worker.Fork written out, as in Join2: push, run the left half,
+	// then take the right one back or wait for its thief.
+	w.Push(&j.Job)
+	synced := false
+	defer func() {
+		if !synced { // the left half panicked: j must not outlive the cut
+			w.Abandon(&j.Job)
+		}
+	}()
+	left := reduce(w, lo, mid, sp, false, b)
+	synced = true
+	if w.Sync(&j.Job) {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	right := j.res
