@@ -43,9 +43,6 @@ func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
 // HasRun reports whether j has a function, from an earlier Init. Owner only.
 func (j *Job) HasRun() bool { return j.run != nil }
 
-// Done reports whether the job has finished. Any goroutine.
-func (j *Job) Done() bool { return j.done.Load() }
-
 // Payload returns the task of type T whose first field is j. The caller
 // guarantees that j was embedded in a T.
 func Payload[T any](j *Job) *T { return (*T)(unsafe.Pointer(j)) }

@@ -62,9 +62,6 @@ func newWorker(p *Pool, index int, isPool bool) *Worker {
 // Pool returns the pool w belongs to. Any goroutine.
 func (w *Worker) Pool() *Pool { return w.pool }
 
-// Index returns w's position among the pool's workers and seats. Any goroutine.
-func (w *Worker) Index() int { return w.index }
-
 // random returns the next value of the worker's xorshift64* generator.
 func (w *Worker) random() uint64 {
 	x := w.rng
