@@ -41,9 +41,10 @@ func Probe() Machine {
 // StreamLen returns the length below which a call that streams through its
 // elements at memory speed (a sum, a count of a cheap predicate) should run
 // on the caller alone: the elements that fill half of a core's level-2 cache.
-// Such a pass takes a few microseconds, about what it costs to wake a parked
-// worker, so splitting it cannot pay; above it, each half still gets a
-// cache-sized piece of work.
+// Such a pass takes a few microseconds (W8s of `go run ./bench`: 2,000 float64
+// in about 1 µs), which is of the order of waking a parked worker, so
+// splitting it cannot pay; above it, each half still gets a cache-sized piece
+// of work.
 func StreamLen(elemSize int) int {
 	if elemSize < 1 {
 		elemSize = 1
