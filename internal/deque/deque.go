@@ -43,6 +43,17 @@ func newRing[T any](capacity int64) *ring[T] {
 
 func (r *ring[T]) at(i int64) *atomic.Pointer[T] { return &r.slots[i&r.mask] }
 
+// A slot is written only by the owner, before the store of bottom that
+// publishes it, and read by a thief only after its load of bottom saw that
+// store: the store and load of bottom order every write of a slot before the
+// reads that use it. The one read that can overlap a write is a thief's read
+// of position t racing the owner, which took t back as the last element and
+// pushed again at t; that thief then loses its CAS on top and drops what it
+// read. A word-sized read cannot tear in Go, so slot accesses need no atomic
+// instruction of their own: without the race detector they are plain loads and
+// stores (slot_plain.go), which spares the push an exchange; with it they are
+// atomic (slot_race.go), so that the detector sees the edges above.
+
 // deque is the state a Worker and its Stealers share.
 type deque[T any] struct {
 	// top is the next position a thief takes. Only ever incremented, by a CAS
@@ -101,8 +112,8 @@ func (w Worker[T]) Push(x *T) {
 	if b-t >= a.mask {   // keep one slot free so a full ring is never mistaken for empty
 		a = w.grow(a, t, b)
 	}
-	a.at(b).Store(x)      // the element is written before bottom publishes it...
-	d.bottom.Store(b + 1) // ...so a thief that sees the new bottom sees x
+	a.put(b, x)      // the element is written before bottom publishes it...
+	d.publish(b + 1) // ...so a thief that sees the new bottom sees x
 }
 
 // grow copies the live range [t, b) into a buffer twice as large and publishes it.
@@ -110,7 +121,7 @@ func (w Worker[T]) Push(x *T) {
 func (w Worker[T]) grow(old *ring[T], t, b int64) *ring[T] {
 	a := newRing[T](2 * (old.mask + 1))
 	for i := t; i < b; i++ {
-		a.at(i).Store(old.at(i).Load()) // plain copy; the old ring stays readable by thieves
+		a.put(i, old.get(i)) // plain copy; the old ring stays readable by thieves
 	}
 	w.d.buf.Store(a) // the copies happen before a thief that loads the new ring reads them
 	return a
@@ -132,7 +143,7 @@ func (w Worker[T]) Pop() *T {
 		d.bottom.Store(b + 1)
 		return nil
 	}
-	x := a.at(b).Load() // written by our own Push
+	x := a.get(b) // written by our own Push
 	if t < b {
 		// More than one element: no thief can reach position b. The slot
 		// keeps its pointer until overwritten, which saves a fence here;
@@ -180,7 +191,7 @@ func (s Stealer[T]) Steal() (*T, Status) {
 		return nil, Empty
 	}
 	a := d.buf.Load()                  // a ring holding position t: grow copies [t, b) before publishing
-	x := a.at(t).Load()                // the owner's store of x happened before its store of bottom we saw
+	x := a.get(t)                      // the owner's store of x happened before its store of bottom we saw
 	if !d.top.CompareAndSwap(t, t+1) { // claims position t against the owner and other thieves
 		return nil, Retry
 	}
