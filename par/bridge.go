@@ -92,7 +92,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	if b.fixedTree {
 		mid = split.Cut(lo, hi) // a node of the canonical tree, whatever the schedule
 	}
-	j := sched.Alloc[rangeJob[R]](w)
+	j, recs, k := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() {
 		j.Init(w, runRangeJob[R])
@@ -102,21 +102,27 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	// sched.Worker.Fork written out, as in Join2: push, run the left half,
 	// then take the right one back or wait for its thief.
 	w.Push(&j.Job)
-	synced := false
-	defer func() {
-		if !synced { // the left half panicked: j must not outlive the cut
-			w.Abandon(&j.Job)
+	synced, ended := false, false
+	defer func() { // on every exit: the record goes back only after the cut ends
+		if !ended {
+			if synced { // cut short while waiting for a thief: see sched.Records
+				recs.Drop(k)
+				return
+			}
+			w.Abandon(&j.Job) // the left half panicked: j must not outlive the cut
 		}
+		var zero R
+		j.b, j.res = nil, zero // drop references before the record is reused
+		recs.Put(k)
 	}()
 	left := reduce(w, lo, mid, sp, false, b)
 	synced = true
-	if w.Sync(&j.Job) {
+	inline := w.Sync(&j.Job)
+	ended = true
+	if inline {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	right := j.res
-	var zero R
-	j.b, j.res = nil, zero // drop references before the record is reused
-	sched.Free(w, j)
 	if b.combine == nil {
 		return left
 	}

@@ -114,7 +114,7 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 		panic(nilFuncMessage("Join2", "fa", "fb", fa == nil, fb == nil))
 	}
 	sw := w.sched()
-	j := sched.Alloc[join2Job[B, RB]](sw)
+	j, recs, k := sched.Take[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b
 	if !j.HasRun() {
 		j.Init(sw, runJoin2[B, RB])
@@ -124,21 +124,26 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	// The fork protocol of sched.Worker.Fork, written out to spare a closure
 	// call on the cheapest fork: push, run fa, then take j back or wait.
 	sw.Push(&j.Job)
-	synced := false
-	defer func() {
-		if !synced { // fa panicked: j must not outlive the fork
-			sw.Abandon(&j.Job)
+	synced, ended := false, false
+	defer func() { // on every exit: the record goes back only after the fork ends
+		if !ended {
+			if synced { // cut short while waiting for a thief: see sched.Records
+				recs.Drop(k)
+				return
+			}
+			sw.Abandon(&j.Job) // fa panicked: j must not outlive the fork
 		}
+		var zb B
+		var zrb RB
+		j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
+		recs.Put(k)
 	}()
 	ra := fa(w, a)
 	synced = true // from here Sync takes j back or waits for it itself
-	if sw.Sync(&j.Job) {
+	inline := sw.Sync(&j.Job)
+	ended = true
+	if inline {
 		j.rb = fb(w, b)
 	}
-	rb := j.rb
-	var zb B
-	var zrb RB
-	j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
-	sched.Free(sw, j)
-	return ra, rb
+	return ra, j.rb // read before the deferred call clears it
 }

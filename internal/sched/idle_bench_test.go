@@ -1,3 +1,5 @@
+//go:build unix
+
 package sched_test
 
 import (

@@ -24,14 +24,23 @@ func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned. Writes made by a and b happen before Join returns.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	fj := Alloc[funcJob](w)
+	fj, recs, k := Take[funcJob](w)
 	fj.f = b
 	fj.Init(w, runFuncJob)
-	if w.Fork(&fj.Job, a) {
+	ended := false
+	defer func() {
+		if ended {
+			fj.f = nil
+			recs.Put(k)
+		} else { // Fork did not return: fj may still run on a thief
+			recs.Drop(k)
+		}
+	}()
+	inline := w.Fork(&fj.Job, a)
+	ended = true
+	if inline {
 		b(w)
 	}
-	fj.f = nil
-	Free(w, fj)
 }
 
 // Fork pushes j, runs a, and then syncs with j: it reports true if j came
@@ -92,11 +101,13 @@ func (w *Worker) Abandon(j *Job) {
 	w.Wait(j)
 }
 
-// typeCache keeps a worker's finished jobs by type, for reuse without the
-// allocator. Collisions simply allocate. Owner only.
+// typeCache keeps a worker's job records by type, for reuse without the
+// allocator: free lists for detached tasks (Alloc, Free), and stacks for
+// forks (Take, Put). Collisions simply allocate. Owner only.
 type typeCache struct {
-	keys  [16]unsafe.Pointer
-	lists [16]freeList
+	keys   [16]unsafe.Pointer
+	lists  [16]freeList
+	stacks [16]Records
 }
 
 // typeKey returns an identity of type T: the type word of an interface
@@ -108,12 +119,24 @@ func typeKey[T any]() unsafe.Pointer {
 
 func slot(k unsafe.Pointer) int { return int((uintptr(k) >> 5) & 15) }
 
-// Alloc returns a zeroed or reused *T from w's cache, for a job type T whose
-// first field is Job. Owner only.
-func Alloc[T any](w *Worker) *T {
-	k := typeKey[T]()
+// claim returns the cache slot of key k, taking it if it is free, or -1 if
+// another type holds it.
+func (c *typeCache) claim(k unsafe.Pointer) int {
 	i := slot(k)
-	if w.cache.keys[i] == k {
+	if c.keys[i] != k {
+		if c.keys[i] != nil {
+			return -1
+		}
+		c.keys[i] = k
+	}
+	return i
+}
+
+// Alloc returns a zeroed or reused *T from w's cache, for a job type T whose
+// first field is Job and whose record may end on another worker (Free). Owner
+// only.
+func Alloc[T any](w *Worker) *T {
+	if i := w.cache.claim(typeKey[T]()); i >= 0 {
 		if j := w.cache.lists[i].pop(); j != nil {
 			return Payload[T](j)
 		}
@@ -125,14 +148,84 @@ func Alloc[T any](w *Worker) *T {
 // synced or abandoned it. The caller clears t's references first so that they
 // do not outlive it. Owner only.
 func Free[T any](w *Worker, t *T) {
-	k := typeKey[T]()
-	i := slot(k)
-	c := &w.cache
-	if c.keys[i] != k {
-		if c.lists[i].head != nil {
-			return // slot taken by another type: let the collector have it
-		}
-		c.keys[i] = k
+	if i := w.cache.claim(typeKey[T]()); i >= 0 {
+		w.cache.lists[i].push((*Job)(unsafe.Pointer(t)))
 	}
-	c.lists[i].push((*Job)(unsafe.Pointer(t)))
+}
+
+// Records is a worker's stack of fork records of one type. The forks of one
+// worker nest: a fork ends (Sync or Abandon) before the fork that was running
+// when it began, whatever ran in between, since that ran on the same
+// goroutine. So a record is taken from the top and given back to it by an
+// index step each way, and stays in the stack between uses with its run
+// function set. Owner only.
+//
+// A fork cut short by runtime.Goexit while it waits for a thief has not ended:
+// the thief still runs its record. Its frame gives the record up with Drop, or
+// not at all if the Goexit interrupts its deferred call; the next Put or Drop
+// below it then finds the stack higher than its own index and drops what is
+// above, so a record is reused only after a Put by the frame that took it.
+type Records struct {
+	recs []*Job // nil entries were dropped
+	top  int    // recs[:top] are in use
+}
+
+// maxRecords bounds a stack: forks nested deeper than this allocate.
+const maxRecords = 256
+
+// Take returns a record of type T for a fork on w, whose first field is Job,
+// with the stack and the index to give it back by (a nil stack if the record
+// is not cached). A reused record holds what its last user left: users clear
+// references before Put, and set run only on a fresh record (see Job.HasRun).
+// Owner only.
+func Take[T any](w *Worker) (*T, *Records, int) {
+	i := w.cache.claim(typeKey[T]())
+	if i < 0 {
+		return new(T), nil, 0
+	}
+	s := &w.cache.stacks[i]
+	k := s.top
+	if k < len(s.recs) {
+		if j := s.recs[k]; j != nil {
+			s.top++
+			return Payload[T](j), s, k
+		}
+	} else if k == maxRecords {
+		return new(T), nil, 0
+	} else {
+		s.recs = append(s.recs, nil)
+	}
+	t := new(T)
+	s.recs[k] = (*Job)(unsafe.Pointer(t))
+	s.top++
+	return t, s, k
+}
+
+// Put gives back record k of s, taken by Take, once its fork has ended:
+// nobody else can reach it then. s may be nil. Owner only.
+func (s *Records) Put(k int) {
+	if s == nil {
+		return
+	}
+	if s.top != k+1 {
+		s.drop(k + 1) // records above k were not given back: see Records
+	}
+	s.top = k
+}
+
+// Drop gives up record k of s, and any above it, for forks that may not have
+// ended: the records are left to their thieves and the collector. s may be
+// nil. Owner only.
+func (s *Records) Drop(k int) {
+	if s == nil {
+		return
+	}
+	s.drop(k)
+	s.top = k
+}
+
+func (s *Records) drop(from int) {
+	for i := from; i < s.top; i++ {
+		s.recs[i] = nil
+	}
 }
