@@ -23,7 +23,7 @@ func (q *injector) push(j *Job) {
 		q.jobs, q.head = q.jobs[:0], 0
 	}
 	q.jobs = append(q.jobs, j)
-	q.pushed.Add(1)
+	q.pushed.Add(1) // a statistic; orders nothing
 	q.n.Add(1) // under the lock, after the append: a searcher that sees n > 0 then takes the lock finds j
 	q.mu.Unlock()
 }
@@ -46,4 +46,4 @@ func (q *injector) pop() *Job {
 }
 
 // len reports the queue's length. Any goroutine.
-func (q *injector) len() int64 { return q.n.Load() }
+func (q *injector) len() int64 { return q.n.Load() } // a hint, as in pop

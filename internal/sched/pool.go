@@ -202,19 +202,19 @@ var (
 // pool of the new size and retires the old one, whose calls in progress still
 // complete. Any goroutine.
 func Default() *Pool {
-	p := defaultPool.Load()
+	p := defaultPool.Load() // a pool stored below is fully built before its Store
 	if p != nil && p.n == DefaultWorkers() {
 		return p
 	}
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
-	p = defaultPool.Load()
+	p = defaultPool.Load() // under defaultMu: the latest store
 	n := DefaultWorkers()
 	if p != nil && p.n == n {
 		return p
 	}
 	np := New(n)
-	defaultPool.Store(np)
+	defaultPool.Store(np) // publishes np, built by New, to lock-free readers above
 	if p != nil {
 		go p.Close()
 	}

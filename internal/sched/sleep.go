@@ -87,7 +87,7 @@ func (p *Pool) notify() {
 func (p *Pool) wakeOne() {
 	ws := p.workers
 	n := len(ws)
-	start := int(p.wakeCursor.Add(1) % uint32(n))
+	start := int(p.wakeCursor.Add(1) % uint32(n)) // spreads wake-ups; orders nothing
 	for i := 0; i < n; i++ {
 		k := start + i
 		if k >= n {
@@ -104,11 +104,11 @@ func (p *Pool) wakeOne() {
 // and reports whether it did.
 func (p *Pool) startSearching() bool {
 	for {
-		s := p.idle.Load()
+		s := p.idle.Load() // a snapshot for the CAS below; orders nothing by itself
 		if n := int(uint32(s)); n > 0 && 2*n >= p.n {
 			return false
 		}
-		if p.idle.CompareAndSwap(s, s+1) {
+		if p.idle.CompareAndSwap(s, s+1) { // before our first steal: a pusher that loads idle after it sees a searcher and need not wake one
 			return true
 		}
 	}
@@ -118,7 +118,7 @@ func (p *Pool) startSearching() bool {
 // last one wakes another, since pushers that saw it searching woke nobody and
 // there may be more work behind the job it took.
 func (p *Pool) stopSearching(found bool) {
-	s := p.idle.Add(-1)
+	s := p.idle.Add(-1) // after our last steal attempt: a pusher that saw us searching relied on it
 	if found && uint32(s) == 0 && s>>32 != 0 {
 		p.wakeOne()
 	}
@@ -130,7 +130,7 @@ func (p *Pool) hasWork() bool {
 	if p.inject.len() > 0 {
 		return true
 	}
-	for _, v := range *p.table.Load() {
+	for _, v := range *p.table.Load() { // every seat published so far (see acquire)
 		if !v.stl.IsEmpty() {
 			return true
 		}

@@ -36,7 +36,7 @@ func (w *Worker) publish() {
 	l := &w.local
 	w.pub.tasks.Store(l.tasks) // each store hands one count to Stats
 	w.pub.inline.Store(l.inline)
-	w.pub.stealTries.Store(l.stealTries)
+	w.pub.stealTries.Store(l.stealTries) // before steals: see snapshot
 	w.pub.steals.Store(l.steals)
 	w.pub.injectedRun.Store(l.injectedRun)
 	w.pub.parks.Store(l.parks)
@@ -94,11 +94,15 @@ func (w *Worker) snapshot(now int64) WorkerStats {
 	if since := w.busySince.Load(); since != 0 && now > since {
 		busy += uint64(now - since) // the spell in progress
 	}
+	// Each counter is read on its own. Steals before StealTries: publish
+	// stores them the other way round, so a snapshot never shows more steals
+	// than tries.
+	steals := w.pub.steals.Load()
 	return WorkerStats{
 		Tasks:      w.pub.tasks.Load(),
 		Inline:     w.pub.inline.Load(),
 		StealTries: w.pub.stealTries.Load(),
-		Steals:     w.pub.steals.Load(),
+		Steals:     steals,
 		Injected:   w.pub.injectedRun.Load(),
 		Parks:      w.pub.parks.Load(),
 		Busy:       time.Duration(busy),
