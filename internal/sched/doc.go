@@ -12,8 +12,10 @@
 //
 // A fork (Worker.Fork, Worker.Join) pushes one half as a Job and runs the
 // other; it then pops the job back and runs it inline, or, if a thief took
-// it, runs other work until the thief is done (Worker.Wait). Job records come
-// from a per-worker cache (Alloc, Free), so a fork allocates nothing.
+// it, runs other work until the thief is done (Worker.Wait). A fork's record
+// comes from a per-worker stack of records of its type (Take, Put), since a
+// worker's forks nest; detached tasks, which may end on another worker, use
+// per-worker free lists (Alloc, Free). Either way a fork allocates nothing.
 //
 // Every function says who may call it: "owner only" means the goroutine that
 // currently holds the worker (the pool's goroutine for a worker, the caller of

@@ -109,9 +109,8 @@ type freeList struct {
 	n    int
 }
 
-// maxFree bounds a free list: forks free what they allocate, so a list holds
-// about the recursion depth; only a worker that runs more detached tasks than
-// it makes would otherwise hoard them.
+// maxFree bounds a free list: a worker that runs more detached tasks than it
+// makes would otherwise hoard their records.
 const maxFree = 256
 
 func (f *freeList) pop() *Job {
