@@ -37,6 +37,7 @@ type callCase struct {
 	xs    []tel
 	booms map[int]*tortureBoom // elements that panic; read-only during the call
 	nests map[int]uint64       // elements that run a nested case, by its seed
+	spin  int                  // busy work per callback, so that cheap inputs go parallel too
 
 	mu     sync.Mutex
 	fired  []*tortureBoom
@@ -58,8 +59,16 @@ func (c *callCase) enter() func() {
 
 func (c *callCase) leave() { c.active.Add(-1) }
 
-// at does what the case injected at element i: a nested case, a panic.
+// at does what the case injected at element i: a nested case, a panic; and
+// the case's busy work.
 func (c *callCase) at(i int) {
+	x := uint64(i)
+	for range c.spin {
+		x = x*6364136223846793005 + 1
+	}
+	if x == 1 { // keeps the loop
+		c.spin++
+	}
 	if s, ok := c.nests[i]; ok {
 		tortureNested(c.e, s, c.depth+1)
 	}
@@ -169,6 +178,9 @@ func newCallCase(e *tortureEnv, seed uint64, depth int, name string) *callCase {
 	}
 	if n > 0 && depth < 2 && r.IntN(8) == 0 {
 		c.nests[r.IntN(n)] = mix(seed, 77)
+	}
+	if r.IntN(3) == 0 {
+		c.spin = r.IntN(300)
 	}
 	return c
 }
@@ -442,7 +454,7 @@ var callKinds = []tortureKind{
 		// A few matches, or none.
 		match := map[int]bool{}
 		if len(c.xs) > 0 {
-			for range c.r.IntN(4) {
+			for range c.r.IntN(9) {
 				match[c.r.IntN(len(c.xs))] = true
 			}
 		}
@@ -754,10 +766,26 @@ func errCase(e *tortureEnv, seed uint64, depth int) {
 	opts := e.opts(c.r)
 	n := len(c.xs)
 	errAt := map[int]error{}
+	var slowErr time.Duration
 	if n > 0 {
-		for range c.r.IntN(4) {
-			i := c.r.IntN(n)
-			errAt[i] = &tortureErr{seed, i}
+		if c.r.IntN(2) == 0 {
+			// Near the start of evenly spaced regions, so that pieces running
+			// at once fail each, in an order that timing decides.
+			m := 2 + c.r.IntN(15)
+			for k := c.r.IntN(2); k < m; k++ {
+				i := min(n-1, k*n/m+c.r.IntN(1+n/(4*m)))
+				errAt[i] = &tortureErr{seed, i}
+			}
+			// Failing slowly lets the others fail meanwhile.
+			slowErr = time.Duration(c.r.IntN(300)) * time.Microsecond
+			if c.spin == 0 {
+				c.spin = c.r.IntN(500)
+			}
+		} else {
+			for range c.r.IntN(4) {
+				i := c.r.IntN(n)
+				errAt[i] = &tortureErr{seed, i}
+			}
 		}
 	}
 	parent, cancel := context.WithCancelCause(context.Background())
@@ -812,6 +840,9 @@ func errCase(e *tortureEnv, seed uint64, depth int) {
 			waitStop(cx, &stopTime, &waitedOut)
 		}
 		if err := errAt[x.i]; err != nil {
+			if slowErr > 0 {
+				time.Sleep(slowErr)
+			}
 			errFired[x.i].Store(true)
 			stopTime.CompareAndSwap(0, time.Now().UnixNano())
 			return 0, err
