@@ -66,9 +66,7 @@ func (c *callCase) at(i int) {
 	for range c.spin {
 		x = x*6364136223846793005 + 1
 	}
-	if x == 1 { // keeps the loop
-		c.spin++
-	}
+	keep(x)
 	if s, ok := c.nests[i]; ok {
 		tortureNested(c.e, s, c.depth+1)
 	}
