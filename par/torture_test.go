@@ -261,6 +261,8 @@ func runTorture(t *testing.T, normal time.Duration, kinds []tortureKind, maxG in
 		for _, msg := range e.errs {
 			t.Error(msg)
 		}
+		t.Logf("case %#x (%s) run %d times: %d cases with the nested ones, %d ended by a panic",
+			seed, kinds[seed%uint64(len(kinds))].name, *tortureReps, e.runs.Load(), e.panics.Load())
 		return
 	}
 	master := tortureMaster()

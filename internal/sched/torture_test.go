@@ -637,6 +637,7 @@ func TestTorture(t *testing.T) {
 		for _, msg := range e.errs {
 			t.Error(msg)
 		}
+		t.Logf("case %#x run %d times, %d ended by a panic", seed, *tortureReps, e.panics.Load())
 		return
 	}
 	master := *tortureSeed
