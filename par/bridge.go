@@ -34,6 +34,10 @@ type body[R any] struct {
 	// stop is set when a leaf panics, or by a leaf that settles the call's
 	// result early, so that pieces not yet started are skipped and not cut.
 	stop atomic.Bool
+	// failed is set, before stop, when a leaf panics: from then on no piece
+	// is combined, since skipped pieces hold the zero R, which combine (the
+	// user's op, for Reduce) must never see.
+	failed atomic.Bool
 	// settled, if set, reports that nothing at or after position lo can
 	// change the result (an earlier match of a find-first), so that pieces
 	// from lo on are skipped and not cut.
@@ -56,6 +60,7 @@ func (b *body[R]) fold(lo, hi int) (r R) {
 	ok := false
 	defer func() {
 		if !ok {
+			b.failed.Store(true) // before stop: whoever skips a piece for stop sees it
 			b.stop.Store(true)
 		}
 	}()
@@ -123,7 +128,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	right := j.res
-	if b.combine == nil {
+	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
 		return left
 	}
 	return b.combine(left, right)

@@ -349,11 +349,6 @@ var callKinds = []tortureKind{
 				return affOp(l, r, &bad)
 			}, opts...)
 		}, func() {
-			// Only here: after a panic, op is handed the zero values of the
-			// skipped pieces (reduce_zero_bug_test.go).
-			if bad.Load() {
-				c.errorf("op combined pieces that are not neighbours in order")
-			}
 			want := affID
 			for _, x := range c.xs {
 				want = affOp(want, affOf(x), &bad)
@@ -362,6 +357,9 @@ var callKinds = []tortureKind{
 				c.errorf("got %+v, want %+v", got, want)
 			}
 		})
+		if bad.Load() { // whether or not the call panicked: op sees only what identity, f and op made
+			c.errorf("op combined pieces that are not neighbours in order")
+		}
 		c.finish(opts)
 	}},
 	{"Count/Sum/Min/Max", func(e *tortureEnv, seed uint64, depth int) {
@@ -692,9 +690,6 @@ func seqCase(e *tortureEnv, seed uint64, depth int) {
 				return affOp(l, r, &bad)
 			}, opts...)
 		}, func() {
-			if bad.Load() { // after a panic, see reduce_zero_bug_test.go
-				c.errorf("op combined pieces out of order")
-			}
 			want := affID
 			for _, x := range c.xs {
 				want = affOp(want, affOf(x), &bad)
@@ -703,6 +698,9 @@ func seqCase(e *tortureEnv, seed uint64, depth int) {
 				c.errorf("got %+v, want %+v", got, want)
 			}
 		})
+		if bad.Load() { // whether or not the call panicked
+			c.errorf("op combined pieces out of order")
+		}
 	case 3:
 		c.name = "ForEachSeq"
 		seen := make(counts, n)

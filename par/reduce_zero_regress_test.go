@@ -9,7 +9,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestMapReduceOpNeverSeesZero shows a bug found by the torture tests: once a
+// TestMapReduceOpNeverSeesZero checks a fixed bug found by the torture tests: once a
 // callback of MapReduce (or Reduce, ReduceRange, ReduceSeq, pipe.Reduce)
 // panics, the pieces that are then skipped return the zero value of the
 // result type, not identity, and the bridge still combines them with op. So op
@@ -23,8 +23,9 @@ import (
 // of master seed 1795321014801159146, and now checks op's operands only in
 // calls that return normally. The zero comes from reduce in bridge.go: a
 // piece skipped by b.done, or a fold that skips, returns the zero R, and
-// reduce then calls b.combine(left, right) on it. It depends on timing, so
-// this test repeats the call; on 2 cores it fails within a few rounds.
+// reduce then called b.combine(left, right) on it; now no piece is combined
+// once a leaf has panicked. It depends on timing, so this test repeats the
+// call; on 2 cores it failed within a few rounds.
 func TestMapReduceOpNeverSeesZero(t *testing.T) {
 	p := par.NewPool(par.Workers(4))
 	defer p.Close()
