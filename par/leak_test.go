@@ -136,6 +136,15 @@ func TestLeakPrivatePoolClose(t *testing.T) {
 			}
 		}},
 		{"Sort", func(p *par.Pool) { par.Sort(randInts(newRand(1), 100*n), par.OnPool(p)) }},
+		// Tasks that end their goroutine: a worker that ran one carries on
+		// as a new goroutine, which must exit on Close too.
+		{"Goexit", func(p *par.Pool) {
+			for _, pc := range panicCalls {
+				for _, at := range panicPositions(2000) {
+					runOn(func() { pc.call(2000, at, nil, []par.Option{par.OnPool(p), par.WithGrain(1)}) })
+				}
+			}
+		}},
 		// Calls from goroutines of their own, in progress when Close is
 		// called: Close waits for them, then the workers exit.
 		{"busy", func(p *par.Pool) {
@@ -515,4 +524,28 @@ func TestLeakScopePanic(t *testing.T) {
 			require.Equal(t, goexited, how, sh.name)
 		}
 	})
+}
+
+// TestLeakIgnoreIsNarrow makes sure the ignore of idle workers hides nothing
+// else: a task stuck on a worker of the default pool, and the caller waiting
+// for it, are reported until the task returns.
+func TestLeakIgnoreIsNarrow(t *testing.T) {
+	warmDefault()
+	started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		par.Scope(func(s *par.Spawner, _ *par.Worker) {
+			s.Go(func(*par.Worker) {
+				close(started)
+				<-release
+			})
+		})
+	}()
+	<-started
+	err := goleak.Find(ignoreIdleWorkers)
+	close(release)
+	<-done
+	require.Error(t, err, "a task blocked on a worker must be reported")
+	require.Contains(t, err.Error(), "TestLeakIgnoreIsNarrow")
+	goleak.VerifyNone(t, ignoreIdleWorkers)
 }
