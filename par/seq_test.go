@@ -17,7 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/par"
 )
 
@@ -583,10 +582,14 @@ func TestSeqClosedPool(t *testing.T) {
 	p := par.NewPool(par.Workers(2))
 	p.Close()
 	xs := seqInts(seqRand(16), 10_000)
-	require.PanicsWithValue(t, sched.ErrClosed, func() {
+	v := panicValue(t, func() {
 		for range par.MapSeq(slices.Values(xs), func(x int) int { return x }, par.OnPool(p), par.WithGrain(100)) {
 		}
 	})
+	err, ok := v.(error)
+	require.True(t, ok, "the panic value is an error")
+	require.ErrorIs(t, err, par.ErrClosed)
+	require.EqualError(t, err, "par: MapSeq: OnPool in opts[0]: weft: pool used after Close")
 }
 
 func TestSeqManyConsumers(t *testing.T) {

@@ -561,11 +561,11 @@ func (r *seqRun[E, V]) splitter(workers int) split.Splitter {
 
 // poolNow returns the pool to queue on: the call's, or the current default
 // pool, which may be a new one if GOMAXPROCS has changed. It panics with
-// sched.ErrClosed if the call's pool is closed.
+// an error that wraps ErrClosed if the call's pool is closed.
 func (c *config) poolNow() *sched.Pool {
 	if c.pool != nil {
 		if c.pool.p.Closed() {
-			panic(sched.ErrClosed)
+			panic(closedError("OnPool, closed during the pass"))
 		}
 		return c.pool.p
 	}
