@@ -210,11 +210,14 @@ func FuzzOptions(f *testing.F) {
 			prog = prog[:8]
 		}
 		// The input: the bytes, stretched up to 64 times so that calls
-		// reach the pool, with values that vary along it.
+		// reach the pool, with values that vary along it; at most 1<<14
+		// elements, so that a grain of 1 stays cheap (MapSeq with a batch
+		// per element takes about a microsecond an element).
 		n := len(data)
 		if scale >= 128 && n > 0 {
 			n *= 1 + int(scale%64)
 		}
+		n = min(n, 1<<14)
 		xs := make([]int, n)
 		for i := range xs {
 			xs[i] = int(data[i%len(data)]) + i/len(data)
