@@ -291,7 +291,9 @@ func TestBadArgumentMessages(t *testing.T) {
 			{func() { par.Scope(func(s *par.Spawner, _ *par.Worker) { s.Go(nil) }, opts...) }, "par: Spawner.Go: f is nil"},
 
 			// A nil context.
-			{func() { par.MapErr(nil, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...) }, "par: MapErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
+			{func() {
+				par.MapErr(nil, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...)
+			}, "par: MapErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
 			{func() { par.ForEachErr(nil, indices(3), func(context.Context, int) error { return nil }, opts...) }, "par: ForEachErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
 
 			// Negative lengths.
