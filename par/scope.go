@@ -48,7 +48,8 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 			normal = true
 		}()
 		w.Wait(&s.latch.Job)
-		s.ended.Store(true)                  // read by Spawn and Go of a handle kept past the scope
+		// Read by Spawn and Go of a handle kept past the scope.
+		s.ended.Store(true)
 		if p := s.failure.Load(); p != nil { // every part's record happens before the latch opens
 			p.Repanic()
 		}
