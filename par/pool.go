@@ -54,9 +54,9 @@ func NewPool(opts ...PoolOption) *Pool {
 	return &Pool{p: sched.New(n)}
 }
 
-// sched returns p's scheduler, or panics with a message naming the method
+// checked returns p's scheduler, or panics with a message naming the method
 // if p was not made by NewPool.
-func (p *Pool) sched(method string) *sched.Pool {
+func (p *Pool) checked(method string) *sched.Pool {
 	if p == nil {
 		panic("par: Pool." + method + ": p is nil")
 	}
@@ -70,10 +70,10 @@ func (p *Pool) sched(method string) *sched.Pool {
 // complete, their callers finishing their work themselves; calls made after
 // Close panic. Close must not be called from a task running on p. Calling it
 // again does nothing.
-func (p *Pool) Close() { p.sched("Close").Close() }
+func (p *Pool) Close() { p.checked("Close").Close() }
 
 // Workers returns the number of p's worker goroutines.
-func (p *Pool) Workers() int { return p.sched("Workers").Workers() }
+func (p *Pool) Workers() int { return p.checked("Workers").Workers() }
 
 func (p *Pool) String() string {
 	if p == nil || p.p == nil {
@@ -85,7 +85,7 @@ func (p *Pool) String() string {
 // Stats returns a snapshot of p's counters. Workers publish their counts when
 // they run out of work, so a snapshot taken while p is busy lags behind;
 // one taken while it is idle is exact.
-func (p *Pool) Stats() Stats { return statsOf(p.sched("Stats")) }
+func (p *Pool) Stats() Stats { return statsOf(p.checked("Stats")) }
 
 // DefaultStats returns the counters of the shared default pool.
 func DefaultStats() Stats { return statsOf(sched.Default()) }
