@@ -1,8 +1,13 @@
 package par_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
@@ -114,5 +119,291 @@ func TestEmptyAndOne(t *testing.T) {
 			par.ForEach(one, func(x int) { seen = append(seen, x) }, opts...)
 			require.Equal(t, []int{7}, seen)
 		})
+	}
+}
+
+// The audit of bad arguments: every exported function, given a bad argument,
+// panics at once with a message that names the function and the parameter
+// (compared in full below), and the pool it was directed at runs calls
+// normally afterwards.
+
+// optCall is a call of an exported function that takes options, on an input
+// of n elements (n may be 0).
+type optCall struct {
+	name string
+	call func(n int, opts []par.Option)
+}
+
+func optCallsOf() []optCall {
+	id := func(x int) int { return x }
+	yes := func(int) bool { return true }
+	add := func(a, b int) int { return a + b }
+	cmp := func(a, b int) int { return a - b }
+	ctx := context.Background()
+	return []optCall{
+		{"Map", func(n int, o []par.Option) { par.Map(indices(n), id, o...) }},
+		{"ForEach", func(n int, o []par.Option) { par.ForEach(indices(n), func(int) {}, o...) }},
+		{"For", func(n int, o []par.Option) { par.For(n, func(int) {}, o...) }},
+		{"ForRange", func(n int, o []par.Option) { par.ForRange(n, func(int, int) {}, o...) }},
+		{"ReduceRange", func(n int, o []par.Option) {
+			par.ReduceRange(n, 0, func(lo, hi int) int { return hi - lo }, add, o...)
+		}},
+		{"Reduce", func(n int, o []par.Option) { par.Reduce(indices(n), 0, add, o...) }},
+		{"MapReduce", func(n int, o []par.Option) { par.MapReduce(indices(n), id, 0, add, o...) }},
+		{"Count", func(n int, o []par.Option) { par.Count(indices(n), yes, o...) }},
+		{"Filter", func(n int, o []par.Option) { par.Filter(indices(n), yes, o...) }},
+		{"Sum", func(n int, o []par.Option) { par.Sum(indices(n), o...) }},
+		{"Find", func(n int, o []par.Option) { par.Find(indices(n), yes, o...) }},
+		{"FindIndex", func(n int, o []par.Option) { par.FindIndex(indices(n), yes, o...) }},
+		{"Any", func(n int, o []par.Option) { par.Any(indices(n), yes, o...) }},
+		{"All", func(n int, o []par.Option) { par.All(indices(n), yes, o...) }},
+		{"Min", func(n int, o []par.Option) { par.Min(indices(max(n, 1)), o...) }},
+		{"Max", func(n int, o []par.Option) { par.Max(indices(max(n, 1)), o...) }},
+		{"MinFunc", func(n int, o []par.Option) { par.MinFunc(indices(max(n, 1)), cmp, o...) }},
+		{"MaxFunc", func(n int, o []par.Option) { par.MaxFunc(indices(max(n, 1)), cmp, o...) }},
+		{"Sort", func(n int, o []par.Option) { par.Sort(indices(n), o...) }},
+		{"SortFunc", func(n int, o []par.Option) { par.SortFunc(indices(n), cmp, o...) }},
+		{"SortStableFunc", func(n int, o []par.Option) { par.SortStableFunc(indices(n), cmp, o...) }},
+		{"MapErr", func(n int, o []par.Option) {
+			_, _ = par.MapErr(ctx, indices(n), func(_ context.Context, x int) (int, error) { return x, nil }, o...)
+		}},
+		{"ForEachErr", func(n int, o []par.Option) {
+			_ = par.ForEachErr(ctx, indices(n), func(context.Context, int) error { return nil }, o...)
+		}},
+		{"MapSeq", func(n int, o []par.Option) {
+			for range par.MapSeq(slices.Values(indices(n)), id, o...) {
+			}
+		}},
+		{"FilterSeq", func(n int, o []par.Option) {
+			for range par.FilterSeq(slices.Values(indices(n)), yes, o...) {
+			}
+		}},
+		{"ForEachSeq", func(n int, o []par.Option) { par.ForEachSeq(slices.Values(indices(n)), func(int) {}, o...) }},
+		{"ReduceSeq", func(n int, o []par.Option) { par.ReduceSeq(slices.Values(indices(n)), 0, add, o...) }},
+		{"SumSeq", func(n int, o []par.Option) { par.SumSeq(slices.Values(indices(n)), o...) }},
+		{"Do", func(n int, o []par.Option) { par.Do(func(*par.Worker) {}, o...) }},
+		{"Join", func(n int, o []par.Option) { par.Join(func() {}, func() {}, o...) }},
+		{"Scope", func(n int, o []par.Option) { par.Scope(func(*par.Spawner, *par.Worker) {}, o...) }},
+	}
+}
+
+// TestZeroOptionPanics: a zero Option makes every call panic, on an empty
+// input as on a long one, with a message naming the call and the position of
+// the option.
+func TestZeroOptionPanics(t *testing.T) {
+	for _, p := range testPools(t) {
+		for _, c := range optCallsOf() {
+			for _, n := range []int{0, 1, 1000} {
+				t.Run(fmt.Sprintf("%s/%s/n=%d", poolName(p), c.name, n), func(t *testing.T) {
+					opts := append(poolOpts(p), par.WithGrain(3), par.Option{})
+					v := panicValue(t, func() { c.call(n, opts) })
+					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", c.name, len(opts)-1)
+					require.Equal(t, want, v)
+				})
+			}
+			requireUsable(t, p)
+		}
+	}
+}
+
+// TestClosedPoolMessages: a call directed at a closed pool panics, on an
+// empty input as on a long one, with an error that wraps ErrClosed and names
+// the call and the option; the default pool and other pools are not affected.
+func TestClosedPoolMessages(t *testing.T) {
+	closed := par.NewPool(par.Workers(2))
+	closed.Close()
+	other := par.NewPool(par.Workers(2))
+	defer other.Close()
+	for _, c := range optCallsOf() {
+		for _, n := range []int{0, 1, 1000} {
+			t.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(t *testing.T) {
+				v := panicValue(t, func() { c.call(n, []par.Option{par.WithMinLen(2), par.OnPool(closed)}) })
+				err, ok := v.(error)
+				require.True(t, ok, "the panic value is an error, got %T", v)
+				require.ErrorIs(t, err, par.ErrClosed)
+				require.EqualError(t, err, fmt.Sprintf("par: %s: OnPool in opts[1]: weft: pool used after Close", c.name))
+				// Even when a later OnPool directs the call elsewhere.
+				v = panicValue(t, func() { c.call(n, []par.Option{par.OnPool(closed), par.OnPool(other)}) })
+				require.EqualError(t, v.(error), fmt.Sprintf("par: %s: OnPool in opts[0]: weft: pool used after Close", c.name))
+				c.call(n, []par.Option{par.OnPool(other)})
+			})
+		}
+	}
+	requireUsable(t, nil)
+	requireUsable(t, other)
+}
+
+func TestBadArgumentMessages(t *testing.T) {
+	ctx := context.Background()
+	id := func(x int) int { return x }
+	add := func(a, b int) int { return a + b }
+	leaf := func(lo, hi int) int { return hi - lo }
+	noop := func(*par.Worker) {}
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		cases := []struct {
+			call func()
+			want string
+		}{
+			// Functions that are nil.
+			{func() { par.Map[[]int, int, int](indices(3), nil, opts...) }, "par: Map: f is nil"},
+			{func() { par.ForEach(indices(3), nil, opts...) }, "par: ForEach: f is nil"},
+			{func() { par.For(3, nil, opts...) }, "par: For: f is nil"},
+			{func() { par.ForRange(3, nil, opts...) }, "par: ForRange: f is nil"},
+			{func() { par.ReduceRange(3, 0, nil, add, opts...) }, "par: ReduceRange: leaf is nil"},
+			{func() { par.ReduceRange(3, 0, leaf, nil, opts...) }, "par: ReduceRange: op is nil"},
+			{func() { par.Reduce(indices(3), 0, nil, opts...) }, "par: Reduce: op is nil"},
+			{func() { par.MapReduce[[]int, int, int](indices(3), nil, 0, add, opts...) }, "par: MapReduce: f is nil"},
+			{func() { par.MapReduce(indices(3), id, 0, nil, opts...) }, "par: MapReduce: op is nil"},
+			{func() { par.Count(indices(3), nil, opts...) }, "par: Count: pred is nil"},
+			{func() { par.Filter(indices(3), nil, opts...) }, "par: Filter: keep is nil"},
+			{func() { par.Find(indices(3), nil, opts...) }, "par: Find: pred is nil"},
+			{func() { par.FindIndex(indices(3), nil, opts...) }, "par: FindIndex: pred is nil"},
+			{func() { par.Any(indices(3), nil, opts...) }, "par: Any: pred is nil"},
+			{func() { par.All(indices(3), nil, opts...) }, "par: All: pred is nil"},
+			{func() { par.MinFunc(indices(3), nil, opts...) }, "par: MinFunc: cmp is nil"},
+			{func() { par.MaxFunc(indices(3), nil, opts...) }, "par: MaxFunc: cmp is nil"},
+			{func() { par.SortFunc(indices(3), nil, opts...) }, "par: SortFunc: cmp is nil"},
+			{func() { par.SortStableFunc(indices(3), nil, opts...) }, "par: SortStableFunc: cmp is nil"},
+			{func() { par.MapErr[[]int, int, int](ctx, indices(3), nil, opts...) }, "par: MapErr: f is nil"},
+			{func() { par.ForEachErr(ctx, indices(3), nil, opts...) }, "par: ForEachErr: f is nil"},
+			{func() { par.MapSeq[int, int](slices.Values(indices(3)), nil, opts...) }, "par: MapSeq: f is nil"},
+			{func() { par.MapSeq(nil, id, opts...) }, "par: MapSeq: seq is nil"},
+			{func() { par.FilterSeq(nil, func(int) bool { return true }, opts...) }, "par: FilterSeq: seq is nil"},
+			{func() { par.FilterSeq(slices.Values(indices(3)), nil, opts...) }, "par: FilterSeq: keep is nil"},
+			{func() { par.ForEachSeq(nil, func(int) {}, opts...) }, "par: ForEachSeq: seq is nil"},
+			{func() { par.ForEachSeq(slices.Values(indices(3)), nil, opts...) }, "par: ForEachSeq: f is nil"},
+			{func() { par.ReduceSeq(nil, 0, add, opts...) }, "par: ReduceSeq: seq is nil"},
+			{func() { par.ReduceSeq(slices.Values(indices(3)), 0, nil, opts...) }, "par: ReduceSeq: op is nil"},
+			{func() { par.SumSeq[int](nil, opts...) }, "par: SumSeq: seq is nil"},
+			{func() { par.Do(nil, opts...) }, "par: Do: f is nil"},
+			{func() { par.Join(nil, func() {}, opts...) }, "par: Join: a is nil"},
+			{func() { par.Join(func() {}, nil, opts...) }, "par: Join: b is nil"},
+			{func() { par.Join(nil, nil, opts...) }, "par: Join: a and b are nil"},
+			{func() { par.Do(func(w *par.Worker) { w.Join(nil, noop) }, opts...) }, "par: Worker.Join: a is nil"},
+			{func() { par.Do(func(w *par.Worker) { w.Join(noop, nil) }, opts...) }, "par: Worker.Join: b is nil"},
+			{func() {
+				par.Do(func(w *par.Worker) { par.Join2[int, int, int, int](w, nil, 1, nil, 2) }, opts...)
+			}, "par: Join2: fa and fb are nil"},
+			{func() { par.Scope(nil, opts...) }, "par: Scope: f is nil"},
+			{func() { par.Scope(func(s *par.Spawner, _ *par.Worker) { s.Spawn(nil, noop) }, opts...) }, "par: Spawner.Spawn: w is nil"},
+			{func() { par.Scope(func(s *par.Spawner, w *par.Worker) { s.Spawn(w, nil) }, opts...) }, "par: Spawner.Spawn: f is nil"},
+			{func() { par.Scope(func(s *par.Spawner, _ *par.Worker) { s.Go(nil) }, opts...) }, "par: Spawner.Go: f is nil"},
+
+			// A nil context.
+			{func() {
+				par.MapErr(nil, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...)
+			}, "par: MapErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
+			{func() { par.ForEachErr(nil, indices(3), func(context.Context, int) error { return nil }, opts...) }, "par: ForEachErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
+
+			// Negative lengths.
+			{func() { par.For(-1, func(int) {}, opts...) }, "par: For: n = -1, want n >= 0"},
+			{func() { par.ForRange(math.MinInt, func(int, int) {}, opts...) }, fmt.Sprintf("par: ForRange: n = %d, want n >= 0", math.MinInt)},
+			{func() { par.ReduceRange(-7, 0, leaf, add, opts...) }, "par: ReduceRange: n = -7, want n >= 0"},
+
+			// Empty inputs where there is no answer, as in slices.
+			{func() { par.Min([]int{}, opts...) }, "par.Min: empty list"},
+			{func() { par.Max([]int(nil), opts...) }, "par.Max: empty list"},
+			{func() { par.MinFunc([]int{}, func(a, b int) int { return a - b }, opts...) }, "par.MinFunc: empty list"},
+			{func() { par.MaxFunc([]int{}, func(a, b int) int { return a - b }, opts...) }, "par.MaxFunc: empty list"},
+		}
+		for _, c := range cases {
+			t.Run(poolName(p)+"/"+c.want, func(t *testing.T) {
+				require.Equal(t, c.want, panicValue(t, c.call))
+			})
+		}
+		requireUsable(t, p)
+	}
+}
+
+func TestBadOptionMessages(t *testing.T) {
+	var nilPool *par.Pool
+	for _, c := range []struct {
+		call func()
+		want string
+	}{
+		{func() { par.WithGrain(0) }, "par: WithGrain(0): grain must be at least 1"},
+		{func() { par.WithGrain(-1) }, "par: WithGrain(-1): grain must be at least 1"},
+		{func() { par.WithGrain(math.MinInt) }, fmt.Sprintf("par: WithGrain(%d): grain must be at least 1", math.MinInt)},
+		{func() { par.WithMinLen(0) }, "par: WithMinLen(0): minimum length must be at least 1"},
+		{func() { par.WithMinLen(math.MinInt) }, fmt.Sprintf("par: WithMinLen(%d): minimum length must be at least 1", math.MinInt)},
+		{func() { par.OnPool(nil) }, "par: OnPool(nil): pool is nil"},
+		{func() { par.OnPool(&par.Pool{}) }, "par: OnPool: pool was not made by NewPool"},
+		{func() { par.Workers(0) }, "par: Workers(0): a pool needs at least 1 worker"},
+		{func() { par.Workers(-5) }, "par: Workers(-5): a pool needs at least 1 worker"},
+		{func() { par.NewPool(par.PoolOption{}) }, "par: NewPool: opts[0] is a zero PoolOption: build options with Workers"},
+		{func() { par.NewPool(par.Workers(1), par.PoolOption{}) }, "par: NewPool: opts[1] is a zero PoolOption: build options with Workers"},
+		{func() { nilPool.Close() }, "par: Pool.Close: p is nil"},
+		{func() { nilPool.Workers() }, "par: Pool.Workers: p is nil"},
+		{func() { nilPool.Stats() }, "par: Pool.Stats: p is nil"},
+		{func() { (&par.Pool{}).Close() }, "par: Pool.Close: p was not made by NewPool"},
+		{func() { (&par.Pool{}).Workers() }, "par: Pool.Workers: p was not made by NewPool"},
+		{func() { (&par.Pool{}).Stats() }, "par: Pool.Stats: p was not made by NewPool"},
+	} {
+		t.Run(c.want, func(t *testing.T) {
+			require.Equal(t, c.want, panicValue(t, c.call))
+		})
+	}
+	require.Equal(t, "weft pool (not made by NewPool)", fmt.Sprint(nilPool))
+	requireUsable(t, nil)
+}
+
+// TestSpawnerMisuse: a nil Spawner, or one kept past the end of its scope,
+// panics with a message instead of starting a task that nothing waits for.
+func TestSpawnerMisuse(t *testing.T) {
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		var nilSpawner *par.Spawner
+		require.Equal(t, "par: Spawner.Go: s is nil", panicValue(t, func() { nilSpawner.Go(func(*par.Worker) {}) }))
+		require.Equal(t, "par: Spawner.Spawn: s is nil", panicValue(t, func() {
+			par.Do(func(w *par.Worker) { nilSpawner.Spawn(w, func(*par.Worker) {}) }, opts...)
+		}))
+
+		var kept *par.Spawner
+		ran := false
+		par.Scope(func(s *par.Spawner, _ *par.Worker) { kept = s }, opts...)
+		require.Equal(t, "par: Spawner.Go: the scope has ended", panicValue(t, func() { kept.Go(func(*par.Worker) { ran = true }) }))
+		require.Equal(t, "par: Spawner.Spawn: the scope has ended", panicValue(t, func() {
+			par.Do(func(w *par.Worker) { kept.Spawn(w, func(*par.Worker) { ran = true }) }, opts...)
+		}))
+		require.False(t, ran, "a task of an ended scope ran")
+		requireUsable(t, p)
+	}
+}
+
+// TestCancelledContext: a context that has already ended gives its cause at
+// once, without a call of f, and is no panic; a cancelled call leaves the
+// pool usable.
+func TestCancelledContext(t *testing.T) {
+	cause := errors.New("gave up")
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		cancelled, cancel := context.WithCancel(context.Background())
+		cancel()
+		withCause, cancelCause := context.WithCancelCause(context.Background())
+		cancelCause(cause)
+		expired, cancelT := context.WithDeadline(context.Background(), time.Unix(0, 0))
+		defer cancelT()
+		for _, c := range []struct {
+			ctx  context.Context
+			want error
+		}{{cancelled, context.Canceled}, {withCause, cause}, {expired, context.DeadlineExceeded}} {
+			for _, n := range []int{0, 1, 1000} {
+				called := false
+				out, err := par.MapErr(c.ctx, indices(n), func(_ context.Context, x int) (int, error) {
+					called = true
+					return x, nil
+				}, opts...)
+				require.ErrorIs(t, err, c.want, "MapErr on %d elements", n)
+				require.Nil(t, out)
+				err = par.ForEachErr(c.ctx, indices(n), func(context.Context, int) error {
+					called = true
+					return nil
+				}, opts...)
+				require.ErrorIs(t, err, c.want, "ForEachErr on %d elements", n)
+				require.False(t, called, "f called with an ended context")
+			}
+		}
+		requireUsable(t, p)
 	}
 }

@@ -26,8 +26,14 @@
 //
 // A panic in a function passed to a call reaches the caller of the call with
 // its original value, after every task of the call that had started has
-// finished; tasks not yet started are skipped. The pool stays usable. Passing
-// a nil function panics at once with a message naming the parameter.
+// finished; tasks not yet started are skipped. The pool stays usable.
+//
+// A bad argument panics at once, whatever the length of the input, with a
+// message that names the function and the parameter: a nil function, a
+// negative length, a zero Option ("par: Map: opts[1] is a zero Option: ..."),
+// or OnPool of a pool after its Close, whose panic value is an error that
+// wraps ErrClosed ("par: Sum: OnPool in opts[0]: weft: pool used after
+// Close").
 //
 // When a function calls runtime.Goexit, the goroutine that made the call
 // exits too, once the call's tasks have finished. Goexit cannot be stopped

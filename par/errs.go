@@ -61,11 +61,12 @@ func MapErr[S ~[]E, E, R any](ctx context.Context, s S, f func(context.Context, 
 	if f == nil {
 		panic("par: MapErr: f is nil")
 	}
+	c := configure(opts)
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
 	out := make([]R, len(s))
-	err := runErr(ctx, len(s), func(x *errCall, lo, hi int) int {
+	err := runErr(ctx, &c, len(s), func(x *errCall, lo, hi int) int {
 		for i := lo; i < hi; {
 			if x.ended() {
 				return i - lo
@@ -83,7 +84,7 @@ func MapErr[S ~[]E, E, R any](ctx context.Context, s S, f func(context.Context, 
 			}
 		}
 		return hi - lo
-	}, opts)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -116,10 +117,11 @@ func ForEachErr[S ~[]E, E any](ctx context.Context, s S, f func(context.Context,
 	if f == nil {
 		panic("par: ForEachErr: f is nil")
 	}
+	c := configure(opts)
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	return runErr(ctx, len(s), func(x *errCall, lo, hi int) int {
+	return runErr(ctx, &c, len(s), func(x *errCall, lo, hi int) int {
 		for i := lo; i < hi; {
 			if x.ended() {
 				return i - lo
@@ -135,7 +137,7 @@ func ForEachErr[S ~[]E, E any](ctx context.Context, s S, f func(context.Context,
 			}
 		}
 		return hi - lo
-	}, opts)
+	})
 }
 
 // pollEvery is how many elements a leaf runs between two looks at ctx'.Done().
@@ -184,11 +186,10 @@ type errCall struct {
 // runErr runs loop over the pieces of [0, n) until every element is done or
 // the call stops, and returns the call's error. loop works on [lo, hi) and
 // returns how many elements it called f on.
-func runErr(parent context.Context, n int, loop func(x *errCall, lo, hi int) int, opts []Option) error {
+func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, hi int) int) error {
 	if n == 0 {
 		return nil
 	}
-	c := configure(opts)
 	x := &errCall{parent: parent}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
 	defer x.cancel(nil) // a call of f that kept ctx' sees it end here at the latest
@@ -214,7 +215,7 @@ func runErr(parent context.Context, n int, loop func(x *errCall, lo, hi int) int
 		ok = true
 		return struct{}{}
 	}
-	run(&c, n, &x.b)
+	run(c, n, &x.b)
 	// Every leaf has returned, and what it wrote happens before run returns.
 	switch {
 	case x.byParent:

@@ -87,7 +87,7 @@ func ExamplePool_Close() {
 	par.Sum([]int{1, 2, 3}, par.OnPool(p))
 	// Output:
 	// 6
-	// panic: weft: pool used after Close
+	// panic: par: Sum: OnPool in opts[0]: weft: pool used after Close
 }
 
 func ExamplePool_Workers() {

@@ -37,12 +37,12 @@ func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 
 // findFirst returns the least i in [0, n) with match(i), or -1.
 func findFirst(n int, match func(i int) bool, opts []Option) int {
+	c := configure(opts)
 	if n == 0 {
 		return -1
 	}
 	var best atomic.Int64 // the least matching index found so far
 	best.Store(math.MaxInt64)
-	c := configure(opts)
 	run(&c, n, &body[struct{}]{name: "par.Find", settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			if (i-lo)%findCheck == 0 && int64(i) > best.Load() { // an earlier match settles it
@@ -86,11 +86,11 @@ func All[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
 
 // anyMatch reports whether match(i) holds for some i in [0, n).
 func anyMatch(n int, match func(i int) bool, opts []Option) bool {
+	c := configure(opts)
 	if n == 0 {
 		return false
 	}
 	var found atomic.Bool
-	c := configure(opts)
 	b := &body[struct{}]{name: "par.Any"}
 	b.leaf = func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {

@@ -14,10 +14,10 @@ func For(n int, f func(i int), opts ...Option) {
 	if n < 0 {
 		panic(fmt.Sprintf("par: For: n = %d, want n >= 0", n))
 	}
+	c := configure(opts)
 	if n == 0 {
 		return
 	}
-	c := configure(opts)
 	run(&c, n, &body[struct{}]{name: "par.For", leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			f(i)
@@ -42,10 +42,10 @@ func ForRange(n int, f func(lo, hi int), opts ...Option) {
 
 // forRange is ForRange under the name of the calling function.
 func forRange(name string, n int, f func(lo, hi int), opts []Option) {
+	c := configure(opts)
 	if n == 0 {
 		return
 	}
-	c := configure(opts)
 	run(&c, n, &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
 		f(lo, hi)
 		return struct{}{}
@@ -68,9 +68,9 @@ func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left
 	if n < 0 {
 		panic(fmt.Sprintf("par: ReduceRange: n = %d, want n >= 0", n))
 	}
+	c := configure(opts)
 	if n == 0 {
 		return identity
 	}
-	c := configure(opts)
 	return run(&c, n, &body[R]{name: "par.ReduceRange", leaf: leaf, combine: op})
 }

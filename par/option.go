@@ -2,6 +2,10 @@ package par
 
 import (
 	"fmt"
+	"runtime"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -23,10 +27,15 @@ const (
 	optMinLen
 )
 
-// OnPool directs a call at p instead of the default pool.
+// OnPool directs a call at p instead of the default pool. It panics if p is
+// nil or was not made by NewPool. A call given OnPool(p) after p's Close
+// panics, whether or not it would have reached the pool.
 func OnPool(p *Pool) Option {
 	if p == nil {
 		panic("par: OnPool(nil): pool is nil")
+	}
+	if p.p == nil {
+		panic("par: OnPool: pool was not made by NewPool")
 	}
 	return Option{kind: optPool, pool: p}
 }
@@ -59,13 +68,16 @@ type config struct {
 	minLen int
 }
 
+// configure resolves a call's options. Every call runs it, whatever the
+// length of its input, so that a bad option panics the same way on an empty
+// input as on a long one.
 func configure(opts []Option) config {
 	var c config
-	for _, o := range opts {
+	for i, o := range opts {
 		switch o.kind {
 		case optPool:
 			if o.pool.p.Closed() {
-				panic(sched.ErrClosed) // whether or not the call would reach the pool
+				panic(closedError(fmt.Sprintf("OnPool in opts[%d]", i))) // whether or not the call would reach the pool
 			}
 			c.pool = o.pool
 		case optGrain:
@@ -73,10 +85,77 @@ func configure(opts []Option) config {
 		case optMinLen:
 			c.minLen = o.n
 		case 0:
-			panic("par: zero Option: build options with OnPool, WithGrain or WithMinLen")
+			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", callName(), i))
 		}
 	}
 	return c
+}
+
+// closedError is the panic value of a call directed at a closed pool: an
+// error that names the call, says why, and wraps ErrClosed.
+func closedError(why string) error {
+	return fmt.Errorf("%s: %s: %w", callName(), why, ErrClosed)
+}
+
+// callName names the exported function of par or of par/pipe that the
+// calling goroutine is in, as "par: Map" or "pipe: Collect", for the message
+// of a panic about a call's arguments: the outermost exported function among
+// the frames of the two packages above the caller of callName. Options are
+// checked in one place for every call, which so need not pass their names
+// down; the stack is only read when a call is about to panic.
+func callName() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	name := "par"
+	for {
+		f, more := frames.Next()
+		pkg, fn, ok := splitFuncName(f.Function)
+		if !ok {
+			break // out of the library: into the code that made the call
+		}
+		if exported(fn) {
+			name = pkg + ": " + fn
+		}
+		if !more {
+			break
+		}
+	}
+	return name
+}
+
+// splitFuncName splits a function name of the runtime, such as
+// "github.com/weftgo/weft/par.(*Worker).Join" or
+// "github.com/weftgo/weft/par/pipe.Pipe[...].Collect", into its package
+// ("par", "pipe") and the function, without type arguments, receiver
+// punctuation or closure suffixes ("Worker.Join", "Collect"); ok is false
+// for a function of another package.
+func splitFuncName(full string) (pkg, fn string, ok bool) {
+	rest, ok := strings.CutPrefix(full, "github.com/weftgo/weft/par.")
+	pkg = "par"
+	if !ok {
+		if rest, ok = strings.CutPrefix(full, "github.com/weftgo/weft/par/pipe."); !ok {
+			return "", "", false
+		}
+		pkg = "pipe"
+	}
+	rest = strings.ReplaceAll(rest, "[...]", "")
+	rest = strings.NewReplacer("(", "", ")", "", "*", "").Replace(rest)
+	parts := strings.Split(rest, ".")
+	fn = parts[0]
+	if len(parts) > 1 && exported(parts[0]) && exported(parts[1]) {
+		fn += "." + parts[1] // a method
+	}
+	if pkg == "pipe" {
+		fn = strings.TrimPrefix(fn, "Pipe.") // the messages of pipe name its methods alone
+	}
+	return pkg, fn, true
+}
+
+// exported reports whether a name (or its first element, for a method)
+// begins with an upper-case letter.
+func exported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
 }
 
 // splitter returns the splitting state of a whole range for a call on a pool

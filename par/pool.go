@@ -7,7 +7,9 @@ import (
 	"github.com/weftgo/weft/internal/sched"
 )
 
-// ErrClosed is the panic value of a call directed at a pool after its Close.
+// ErrClosed is what a call directed at a pool after its Close panics with:
+// the panic value is an error that wraps ErrClosed (test it with errors.Is)
+// and names the call.
 var ErrClosed = sched.ErrClosed
 
 // Pool is a set of worker goroutines that run the tasks of the calls directed
@@ -43,30 +45,47 @@ func DefaultWorkers() int { return sched.DefaultWorkers() }
 // while parked. Call Close when done with it.
 func NewPool(opts ...PoolOption) *Pool {
 	n := 0
-	for _, o := range opts {
+	for i, o := range opts {
 		if o.workers == 0 {
-			panic("par: zero PoolOption: build options with Workers")
+			panic(fmt.Sprintf("par: NewPool: opts[%d] is a zero PoolOption: build options with Workers", i))
 		}
 		n = o.workers
 	}
 	return &Pool{p: sched.New(n)}
 }
 
+// checked returns p's scheduler, or panics with a message naming the method
+// if p was not made by NewPool.
+func (p *Pool) checked(method string) *sched.Pool {
+	if p == nil {
+		panic("par: Pool." + method + ": p is nil")
+	}
+	if p.p == nil {
+		panic("par: Pool." + method + ": p was not made by NewPool")
+	}
+	return p.p
+}
+
 // Close stops p's workers and returns once they have exited. Calls in progress
 // complete, their callers finishing their work themselves; calls made after
 // Close panic. Close must not be called from a task running on p. Calling it
 // again does nothing.
-func (p *Pool) Close() { p.p.Close() }
+func (p *Pool) Close() { p.checked("Close").Close() }
 
 // Workers returns the number of p's worker goroutines.
-func (p *Pool) Workers() int { return p.p.Workers() }
+func (p *Pool) Workers() int { return p.checked("Workers").Workers() }
 
-func (p *Pool) String() string { return p.p.String() }
+func (p *Pool) String() string {
+	if p == nil || p.p == nil {
+		return "weft pool (not made by NewPool)"
+	}
+	return p.p.String()
+}
 
 // Stats returns a snapshot of p's counters. Workers publish their counts when
 // they run out of work, so a snapshot taken while p is busy lags behind;
 // one taken while it is idle is exact.
-func (p *Pool) Stats() Stats { return statsOf(p.p) }
+func (p *Pool) Stats() Stats { return statsOf(p.checked("Stats")) }
 
 // DefaultStats returns the counters of the shared default pool.
 func DefaultStats() Stats { return statsOf(sched.Default()) }

@@ -15,6 +15,9 @@ type Spawner struct {
 	// failure holds the first panic of a task or of the scope's body; once
 	// set, tasks not yet started are skipped.
 	failure atomic.Pointer[sched.Panic]
+	// ended is set once every task has finished and Scope is returning, so
+	// that a task started later panics instead of running unwaited for.
+	ended atomic.Bool
 }
 
 // Scope calls f with a scope and a worker handle, and returns when f and every
@@ -45,6 +48,8 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 			normal = true
 		}()
 		w.Wait(&s.latch.Job)
+		// Read by Spawn and Go of a handle kept past the scope.
+		s.ended.Store(true)
 		if p := s.failure.Load(); p != nil { // every part's record happens before the latch opens
 			p.Repanic()
 		}
@@ -87,7 +92,9 @@ func (s *Spawner) fail(r any) {
 // of the calling function (the scope's body or a task): w runs it later unless
 // an idle worker steals it first. It is the cheap way to spawn from inside the
 // scope, costing a push. w must be the handle given to the calling function.
+// Spawn panics if s, w or f is nil, or if s's scope has ended.
 func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
+	s.check("Spawn")
 	if w == nil {
 		panic("par: Spawner.Spawn: w is nil")
 	}
@@ -104,8 +111,10 @@ func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
 // shared queue: slower than Spawn, and the tasks start in the order they were
-// queued. Use it where no worker handle is at hand.
+// queued. Use it where no worker handle is at hand. Go panics if s or f is
+// nil, or if s's scope has ended.
 func (s *Spawner) Go(f func(w *Worker)) {
+	s.check("Go")
 	if f == nil {
 		panic("par: Spawner.Go: f is nil")
 	}
@@ -113,4 +122,15 @@ func (s *Spawner) Go(f func(w *Worker)) {
 	t.Init(nil, runSpawn)
 	s.latch.Add()
 	s.pool.Inject(&t.Job)
+}
+
+// check panics if s is nil or its scope has ended: a handle kept past its
+// Scope would start a task that nothing waits for.
+func (s *Spawner) check(method string) {
+	if s == nil {
+		panic("par: Spawner." + method + ": s is nil")
+	}
+	if s.ended.Load() { // set after the last task of the scope finished
+		panic("par: Spawner." + method + ": the scope has ended")
+	}
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/par"
 )
 
@@ -583,10 +582,14 @@ func TestSeqClosedPool(t *testing.T) {
 	p := par.NewPool(par.Workers(2))
 	p.Close()
 	xs := seqInts(seqRand(16), 10_000)
-	require.PanicsWithValue(t, sched.ErrClosed, func() {
+	v := panicValue(t, func() {
 		for range par.MapSeq(slices.Values(xs), func(x int) int { return x }, par.OnPool(p), par.WithGrain(100)) {
 		}
 	})
+	err, ok := v.(error)
+	require.True(t, ok, "the panic value is an error")
+	require.ErrorIs(t, err, par.ErrClosed)
+	require.EqualError(t, err, "par: MapSeq: OnPool in opts[0]: weft: pool used after Close")
 }
 
 func TestSeqManyConsumers(t *testing.T) {
@@ -661,8 +664,6 @@ func TestSeqBoundedMemory(t *testing.T) {
 	check("SumSeq", func() { require.Equal(t, n*(n-1)/2, par.SumSeq(gen)) })
 }
 
-var seqFuzzPool = sync.OnceValue(func() *par.Pool { return par.NewPool(par.Workers(3)) })
-
 // FuzzFilterSeq filters a sequence of bytes with a predicate, a grain and a
 // point to stop at all drawn from the input, and compares with the loop.
 func FuzzFilterSeq(f *testing.F) {
@@ -670,6 +671,8 @@ func FuzzFilterSeq(f *testing.F) {
 	f.Add([]byte{0})
 	f.Add([]byte{3, 1, 255, 7, 8, 9, 10, 11, 12, 13, 14, 15})
 	f.Add(bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7}, 300))
+	pool := par.NewPool(par.Workers(3))
+	f.Cleanup(pool.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var mod, rem, grain, stop int = 2, 0, 0, -1
 		if len(data) >= 3 {
@@ -692,7 +695,7 @@ func FuzzFilterSeq(f *testing.F) {
 		} else {
 			stop = -1
 		}
-		opts := []par.Option{par.OnPool(seqFuzzPool())}
+		opts := []par.Option{par.OnPool(pool)}
 		if grain > 0 {
 			opts = append(opts, par.WithGrain(grain))
 		}

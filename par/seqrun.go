@@ -135,6 +135,7 @@ type seqRun[E, V any] struct {
 	size     int            // the length at which a batch is queued
 	minSize  int
 	maxSize  int
+	capSize  int       // what seqBatchBytes allows; a longer batch (a grain, a minimum length) grows as it fills
 	filling  time.Time // when the caller began to fill
 	gen      uint64    // numbers the batches queued, for their tickets
 	leave    bool      // the pool does not pay: go back to alone
@@ -303,7 +304,8 @@ func (r *seqRun[E, V]) toPool(perElem time.Duration) {
 		r.alg.slots(len(r.slots))
 		var zero E
 		r.minSize = max(1, r.c.minLen)
-		r.maxSize = max(r.minSize, seqBatchBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
+		r.capSize = seqBatchBytes / max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes)
+		r.maxSize = max(r.minSize, r.capSize)
 		switch {
 		case r.shape.fixed > 0:
 			r.size = r.shape.fixed
@@ -346,7 +348,7 @@ func (r *seqRun[E, V]) startFill() {
 		}
 		r.slots[i] = s
 	}
-	if n := min(r.size, r.maxSize); cap(s.in) < n { // a longer grain grows as it fills
+	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer batch grows as it fills
 		s.in = make([]E, n)
 	}
 	s.done = false
@@ -561,11 +563,11 @@ func (r *seqRun[E, V]) splitter(workers int) split.Splitter {
 
 // poolNow returns the pool to queue on: the call's, or the current default
 // pool, which may be a new one if GOMAXPROCS has changed. It panics with
-// sched.ErrClosed if the call's pool is closed.
+// an error that wraps ErrClosed if the call's pool is closed.
 func (c *config) poolNow() *sched.Pool {
 	if c.pool != nil {
 		if c.pool.p.Closed() {
-			panic(sched.ErrClosed)
+			panic(closedError("OnPool, closed during the pass"))
 		}
 		return c.pool.p
 	}

@@ -51,10 +51,10 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	if op == nil {
 		panic("par: MapReduce: op is nil")
 	}
+	c := configure(opts)
 	if len(s) == 0 {
 		return identity
 	}
-	c := configure(opts)
 	return run(&c, len(s), &body[R]{
 		name: "par.MapReduce",
 		leaf: func(lo, hi int) R {
@@ -73,10 +73,10 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: Count: pred is nil")
 	}
+	c := configure(opts)
 	if len(s) == 0 {
 		return 0
 	}
-	c := configure(opts)
 	return run(&c, len(s), &body[int]{
 		name: "par.Count",
 		leaf: func(lo, hi int) int {
@@ -100,10 +100,10 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: Filter: keep is nil")
 	}
+	c := configure(opts)
 	if len(s) == 0 {
 		return S{}
 	}
-	c := configure(opts)
 	l := run(&c, len(s), &body[chunks[E]]{
 		name: "par.Filter",
 		leaf: func(lo, hi int) chunks[E] {

@@ -20,11 +20,11 @@ type Number interface {
 // every run. Pairwise summation is also more accurate than a sequential loop:
 // its error grows with log(len(s)) rather than len(s).
 func Sum[S ~[]E, E Number](s S, opts ...Option) E {
+	c := configure(opts)
 	blocks := split.Blocks(len(s))
 	if blocks == 0 {
 		return 0
 	}
-	c := configure(opts)
 	// The range is one of blocks: grains given in elements become blocks, so
 	// that no piece cuts a block of the canonical tree.
 	if c.grain > 0 {

@@ -17,6 +17,8 @@
 // functions (Map, Sum, Min, Max). Results keep the source's order.
 package pipe
 
+import "fmt"
+
 // batch is the most items a stage hands to the next one at a time: large
 // enough to amortize a call per batch, small enough to stay in L1.
 const batch = 256
@@ -60,9 +62,15 @@ func From[S ~[]E, E any](s S) Pipe[E] {
 }
 
 // Range returns the pipeline of the integers lo, lo+1, ..., hi-1; empty if
-// hi <= lo.
+// hi <= lo. It panics if there are more than math.MaxInt of them.
 func Range(lo, hi int) Pipe[int] {
-	n := max(0, hi-lo)
+	n := 0
+	if hi > lo {
+		n = hi - lo
+		if n < 0 { // wrapped around
+			panic(fmt.Sprintf("pipe: Range(%d, %d): more than math.MaxInt items", lo, hi))
+		}
+	}
 	return Pipe[int]{n: n, oneToOne: true, open: func() feeder[int] {
 		buf := make([]int, batch)
 		return func(a, b int, sink func([]int)) {

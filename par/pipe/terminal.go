@@ -80,6 +80,7 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 // Count returns the number of items of p.
 func (p Pipe[T]) Count(opts ...par.Option) int {
 	if p.oneToOne {
+		checkOpts(opts)
 		return p.n
 	}
 	return par.ReduceRange(p.n, 0, func(lo, hi int) int {
@@ -138,16 +139,26 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 // number of workers.
 func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
-	if blocks == 0 {
-		return 0
-	}
 	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers))}
 	if blocks <= t.grain || p.n <= split.StreamLen(8) {
+		checkOpts(opts)
+		if blocks == 0 {
+			return 0
+		}
 		return t.leaf(0, blocks)
 	}
 	var total T
 	par.Do(func(w *par.Worker) { total = t.tree(w, span{0, blocks}) }, opts...)
 	return total
+}
+
+// checkOpts checks opts as every call of par does (a zero Option, a closed
+// pool) for a terminal that does not call par: a call on an empty range
+// does that and nothing else.
+func checkOpts(opts []par.Option) {
+	if len(opts) > 0 {
+		par.ForRange(0, func(int, int) {}, opts...)
+	}
 }
 
 type span struct{ lo, hi int }
