@@ -58,7 +58,10 @@ func Join(a, b func(), opts ...Option) {
 // before Join returns; panics are handled as by the function Join. w must be the
 // handle passed to the function that calls Join.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	if a == nil || b == nil {
+	if w == nil || a == nil || b == nil {
+		if w == nil {
+			panic("par: Worker.Join: w is nil")
+		}
 		panic(nilJoinMessage("Worker.Join", a == nil, b == nil))
 	}
 	w.sched().Join(
@@ -110,7 +113,10 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 //		return x + y
 //	}
 func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
-	if fa == nil || fb == nil {
+	if w == nil || fa == nil || fb == nil {
+		if w == nil {
+			panic("par: Join2: w is nil")
+		}
 		panic(nilFuncMessage("Join2", "fa", "fb", fa == nil, fb == nil))
 	}
 	sw := w.sched()

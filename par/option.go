@@ -173,7 +173,9 @@ func (c *config) splitter(workers int) split.Splitter {
 // run calls f with a seat of the call's pool.
 func (c *config) run(f func(w *sched.Worker)) {
 	if c.pool != nil {
-		c.pool.p.Run(f)
+		if !c.pool.p.TryRun(f) { // closed since configure looked
+			panic(closedError("OnPool: the pool was closed as the call began"))
+		}
 		return
 	}
 	sched.RunDefault(f)

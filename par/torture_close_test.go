@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -82,7 +83,7 @@ func closeRound(t *testing.T, master, round uint64) (calls, closed int64) {
 				n := rg.IntN(3000)
 				v, panicked := catch(func() { closeCall(p, other, how, n, errorf) })
 				if panicked {
-					if v != par.ErrClosed {
+					if err, ok := v.(error); !ok || !errors.Is(err, par.ErrClosed) {
 						errorf("call %d on n=%d panicked with %v, want ErrClosed or none", how, n, v)
 					}
 					endedClosed.Add(1)
@@ -104,7 +105,8 @@ func closeRound(t *testing.T, master, round uint64) (calls, closed int64) {
 	}
 	// After Close, a call panics with ErrClosed whatever it is.
 	v := panicValue(t, func() { par.For(10, func(int) {}, par.OnPool(p)) })
-	require.Equal(t, par.ErrClosed, v)
+	err, ok := v.(error)
+	require.True(t, ok && errors.Is(err, par.ErrClosed), "got %v", v)
 	other.Close()
 	require.LessOrEqual(t, waitGoroutines(before), before, "goroutines left after round %d of master seed %d", round, master)
 	return made.Load(), endedClosed.Load()

@@ -7,7 +7,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestJoinNilWorkerMessage shows a bug in join.go: Join2 and Worker.Join
+// TestJoinNilWorkerMessage checks a fixed bug in join.go: Join2 and Worker.Join
 // given a nil *Worker (a handle not passed down, a zero value) die with a
 // nil pointer dereference inside the library, which names neither the
 // function nor the parameter, where every other bad argument of par gets a
@@ -15,7 +15,7 @@ import (
 //
 // Input: par.Join2(nil, fa, 1, fb, 2); var w *par.Worker; w.Join(a, b).
 // Expected: panics "par: Join2: w is nil" and "par: Worker.Join: w is nil".
-// Got: runtime error: invalid memory address or nil pointer dereference.
+// Was: runtime error: invalid memory address or nil pointer dereference.
 func TestJoinNilWorkerMessage(t *testing.T) {
 	leaf := func(*par.Worker, int) int { return 0 }
 	noop := func(*par.Worker) {}
