@@ -24,7 +24,7 @@ func (q *injector) push(j *Job) {
 	}
 	q.jobs = append(q.jobs, j)
 	q.pushed.Add(1) // a statistic; orders nothing
-	q.n.Add(1) // under the lock, after the append: a searcher that sees n > 0 then takes the lock finds j
+	q.n.Add(1)      // under the lock, after the append: a searcher that sees n > 0 then takes the lock finds j
 	q.mu.Unlock()
 }
 
