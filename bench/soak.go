@@ -126,6 +126,9 @@ type soakReport struct {
 	// the run fail.
 	Flags []string `json:"flags"`
 	Leak  bool     `json:"leak"`
+	// Load is the machine's one-minute load average at the start and the
+	// end (Linux): other processes on the cores lower the throughput.
+	Load [2]float64 `json:"load_average,omitempty"`
 }
 
 func (r *soakReport) failed() bool { return r.Mismatches > 0 || r.Leak }
@@ -153,6 +156,7 @@ func runSoak(cfg soakConfig, prog *progress) *soakReport {
 	s.errMu.Unlock()
 
 	rep.Start = quiescent(0)
+	rep.Load[0] = loadAverage()
 	before := par.DefaultStats()
 	start := time.Now()
 	s.phase(cfg.duration, cfg.seed+1, func(stop <-chan struct{}) {
@@ -177,6 +181,7 @@ func runSoak(cfg soakConfig, prog *progress) *soakReport {
 		}
 	})
 	rep.Elapsed = time.Since(start)
+	rep.Load[1] = loadAverage()
 	rep.End = quiescent(rep.Start.Goroutines)
 	rep.Default = statsDelta(par.DefaultStats(), before)
 
@@ -360,6 +365,25 @@ func subStats(a, b par.WorkerStats) par.WorkerStats {
 		Injected: a.Injected - b.Injected, Parks: a.Parks - b.Parks, Busy: a.Busy - b.Busy}
 }
 
+// heapTrend returns the mean live heap of the first and the last quarter of
+// the intervals: what the calls in progress hold, which a leak proportional
+// to the calls made would make climb.
+func (r *soakReport) heapTrend() (first, last uint64) {
+	n := len(r.Intervals)
+	q := max(1, n/4)
+	if n < 2 {
+		return 0, 0
+	}
+	mean := func(ivs []soakInterval) uint64 {
+		var t uint64
+		for _, iv := range ivs {
+			t += iv.HeapLive
+		}
+		return t / uint64(len(ivs))
+	}
+	return mean(r.Intervals[:q]), mean(r.Intervals[n-q:])
+}
+
 // Growth limits. The goroutines must come back exactly; the heap may differ
 // by what a GC leaves in its accounting, and the resident set by what the
 // scavenger has not yet returned, so only a growth that is large both as a
@@ -435,6 +459,14 @@ func (r *soakReport) write(w io.Writer) {
 	fmt.Fprintf(w, "%-14s %10d %10d\n", "all", r.Calls, r.Mismatches)
 	fmt.Fprintf(w, "injected panics recovered by their callers: %d\n", r.Panics)
 
+	if first, last := r.heapTrend(); first > 0 {
+		fmt.Fprintf(w, "heap live during the run: %s in the first quarter of the intervals, %s in the last (%s)\n",
+			fmtBytes(first), fmtBytes(last), ratio(first, last))
+	}
+	if r.Load[0] > 0 || r.Load[1] > 0 {
+		fmt.Fprintf(w, "load average: %.2f at the start, %.2f at the end\n", r.Load[0], r.Load[1])
+	}
+
 	fmt.Fprintf(w, "\nQuiescent, after a GC: before (after the warm-up) and after the run\n")
 	fmt.Fprintf(w, "  goroutines   %10d -> %-10d\n", r.Start.Goroutines, r.End.Goroutines)
 	fmt.Fprintf(w, "  heap live    %10s -> %-10s %s\n", fmtBytes(r.Start.HeapLive), fmtBytes(r.End.HeapLive), ratio(r.Start.HeapLive, r.End.HeapLive))
@@ -443,7 +475,7 @@ func (r *soakReport) write(w io.Writer) {
 
 	d := r.Default
 	t := d.Total()
-	fmt.Fprintf(w, "\nDefault pool over the run (%d workers, and the callers' seats):\n", len(d.Workers))
+	fmt.Fprintf(w, "\nDefault pool over the run (%d workers, and the callers' seats, whose busy time adds up\nover the seats in use at once):\n", len(d.Workers))
 	fmt.Fprintf(w, "  %-8s %12s %12s %12s %12s %10s %10s %8s\n", "", "tasks", "inline", "steal tries", "steals", "injected", "parks", "busy")
 	line := func(name string, s par.WorkerStats) {
 		busy := ""
@@ -472,7 +504,8 @@ func (r *soakReport) write(w io.Writer) {
 	case r.failed():
 		fmt.Fprintf(w, "FAIL: %d mismatches in %d calls; leak: %v\n", r.Mismatches, r.Calls, r.Leak)
 	default:
-		fmt.Fprintf(w, "PASS: %d calls, no mismatch, goroutines and heap flat\n", r.Calls)
+		fmt.Fprintf(w, "PASS: %d calls, no mismatch, goroutines back to %d, quiescent heap within %.1fx or %s of the start\n",
+			r.Calls, r.End.Goroutines, heapGrowRatio, fmtBytes(heapGrowBytes))
 	}
 }
 

@@ -22,8 +22,10 @@ import (
 // injected panics.
 //
 // Input: par.For, par.Do with Join2, and par.Join on a pool of one worker,
-// whose functions hold a 1 MiB buffer; each panics in its first element, or
-// does not (the control). Expected: once the call has returned and the caller
+// whose functions hold a 1 MiB buffer; each panics in its first element (or,
+// for For/thief, in an element that the worker runs), or does not (the
+// control). The record must be cleared on every path a panic takes: the
+// half run inline, and the stolen half re-raised by Sync. Expected: once the call has returned and the caller
 // has dropped the buffer, a GC frees it. Got: after a panic it stays
 // reachable; without one it is freed.
 func TestPanickedCallReleasesItsData(t *testing.T) {
@@ -36,6 +38,24 @@ func TestPanickedCallReleasesItsData(t *testing.T) {
 			par.For(64, func(i int) {
 				if i == 0 && fail {
 					panic("boom")
+				}
+				buf.b[i]++
+			}, on, par.WithGrain(1))
+		},
+		"For/thief": func(buf *buffer, fail bool) {
+			// The last element runs on the worker, since the caller waits in
+			// the first one until it has started, and panics there: the
+			// panic reaches the caller through the fork's Sync.
+			started := make(chan struct{})
+			par.For(64, func(i int) {
+				switch i {
+				case 0:
+					await(started)
+				case 63:
+					close(started)
+					if fail {
+						panic("boom")
+					}
 				}
 				buf.b[i]++
 			}, on, par.WithGrain(1))
