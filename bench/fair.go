@@ -25,6 +25,12 @@ import (
 // call and the small callers together want more goroutines than there are
 // cores, so the Go scheduler's time slices delay every small call now and
 // then whatever weft does; what the control shows is that share.
+//
+// The report also counts the small calls whose goroutine ran pieces of the
+// large call (see latencies.watch): a goroutine that makes a call works on
+// it, and while it waits for a stolen piece of its own it may take a piece of
+// another call, which it cannot leave before that piece ends
+// (par/fairness_bug_test.go).
 
 // fairConfig is what -fair runs.
 type fairConfig struct {
@@ -110,6 +116,9 @@ type fairReport struct {
 	Rows       []fairRow     `json:"rows"`
 	BigErrors  int           `json:"big_mismatches"`
 	Limit      time.Duration `json:"limit_ns"`
+	// Load is the machine's one-minute load average at the start and the
+	// end (Linux): other processes on the cores delay the small calls too.
+	Load [2]float64 `json:"load_average,omitempty"`
 }
 
 // fairMinWindow is the shortest time over which small calls are timed: a
@@ -176,6 +185,7 @@ func runFair(cfg fairConfig, prog *progress) *fairReport {
 	}
 	rep := &fairReport{Callers: cfg.callers, N: cfg.n, GOMAXPROCS: runtime.GOMAXPROCS(0),
 		Workers: par.DefaultWorkers(), Limit: fairLimit}
+	rep.Load[0] = loadAverage()
 	prog.show("fair: calibrating the large call")
 	n, k, want, alone := cfg.calibrate()
 	rep.BigN, rep.BigK, rep.BigAlone = n, k, alone
@@ -213,6 +223,7 @@ func runFair(cfg fairConfig, prog *progress) *fairReport {
 		row.Big = bigs[len(bigs)/2]
 		rep.Rows = append(rep.Rows, row)
 	}
+	rep.Load[1] = loadAverage()
 	return rep
 }
 
@@ -355,8 +366,9 @@ func (r *fairReport) failed() bool {
 func (r *fairReport) write(w io.Writer) {
 	fmt.Fprintf(w, "Fairness: small calls over %d ints from %d goroutines, on an idle default pool and\n", r.N, r.Callers)
 	fmt.Fprintf(w, "while another goroutine runs a large call (par.ReduceRange of W3-shaped work over %d\n", r.BigN)
-	fmt.Fprintf(w, "elements, the last one %d steps; %s alone). GOMAXPROCS %d, default pool of %d workers.\n\n",
+	fmt.Fprintf(w, "elements, the last one %d steps; %s alone). GOMAXPROCS %d, default pool of %d workers;\n",
 		r.BigK+1, fmtDur(r.BigAlone), r.GOMAXPROCS, r.Workers)
+	fmt.Fprintf(w, "load average %.2f at the start, %.2f at the end.\n\n", r.Load[0], r.Load[1])
 	fmt.Fprintf(w, "%-10s %-5s %9s %9s %9s %9s %9s %9s %10s\n", "call", "pool", "calls", "p50", "p90", "p99", "p99.9", "max", "large call")
 	for _, row := range r.Rows {
 		pool, big := "idle", ""

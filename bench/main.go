@@ -8,8 +8,8 @@
 //	go run ./bench -full            # DESIGN.md's sizes
 //	go run ./bench -w W2,W3 -c static,dynamic,conc -reps 10
 //	go run ./bench -json=out.json -html out.html
-//	go run ./bench -soak 10m             # checked mixed calls for 10 minutes
-//	go run ./bench -fair                 # small calls' latency beside a large call
+//	go run ./bench -soak 10m        # checked mixed calls from 24 goroutines for 10 minutes
+//	go run ./bench -fair            # small calls' latency on an idle pool and beside a large call
 //
 // Every implementation of a workload must give the sequential checksum, and
 // at full size the sequential checksum must be DESIGN.md's reference: a
