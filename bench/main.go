@@ -8,6 +8,8 @@
 //	go run ./bench -full            # DESIGN.md's sizes
 //	go run ./bench -w W2,W3 -c static,dynamic,conc -reps 10
 //	go run ./bench -json=out.json -html out.html
+//	go run ./bench -soak 10m        # checked mixed calls from 24 goroutines for 10 minutes
+//	go run ./bench -fair            # small calls' latency on an idle pool and beside a large call
 //
 // Every implementation of a workload must give the sequential checksum, and
 // at full size the sequential checksum must be DESIGN.md's reference: a
@@ -46,6 +48,8 @@ type flags struct {
 	svgPath     string
 	progress    bool
 	list        bool
+	soak        time.Duration
+	fair        bool
 }
 
 func parseFlags(args []string) (*flags, error) {
@@ -68,6 +72,8 @@ func parseFlags(args []string) (*flags, error) {
 	fs.StringVar(&f.svgPath, "svg", "", "write the chart as a standalone SVG to this file")
 	fs.BoolVar(&f.progress, "progress", false, "show progress even when standard error is not a terminal")
 	fs.BoolVar(&f.list, "list", false, "list the workloads and competitors and exit")
+	fs.DurationVar(&f.soak, "soak", 0, "instead of the suite, run mixed checked calls from many goroutines for this long and report throughput, memory and goroutines over time (see soak.go)")
+	fs.BoolVar(&f.fair, "fair", false, "instead of the suite, time small calls on an idle pool and beside a large call (see fair.go)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -203,6 +209,12 @@ func run(f *flags) (int, error) {
 	if f.list {
 		list()
 		return 0, nil
+	}
+	if f.soak > 0 {
+		return runSoakCmd(f)
+	}
+	if f.fair {
+		return runFairCmd(f)
 	}
 	ws, err := selectWorkloads(f.workloads)
 	if err != nil {

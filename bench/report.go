@@ -112,8 +112,12 @@ func fasterThanWeft(ws []*wlReport) []faster {
 	return out
 }
 
-func writeJSON(path string, r *report) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+func writeJSON(path string, r *report) error { return writeJSONValue(path, r) }
+
+// writeJSONValue writes v as indented JSON to path, or to standard output if
+// path is "-".
+func writeJSONValue(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
