@@ -104,8 +104,8 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	} else {
 		j.Init(w, nil)
 	}
-	// sched.Worker.Fork written out, as in Join2: push, run the left half,
-	// then take the right one back or wait for its thief.
+	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
+	// half, then take the right one back or wait for its thief.
 	w.Push(&j.Job)
 	synced, ended := false, false
 	defer func() { // on every exit: the record goes back only after the cut ends
@@ -122,8 +122,11 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	}()
 	left := reduce(w, lo, mid, sp, false, b)
 	synced = true
-	inline := w.Sync(&j.Job)
+	inline, p := w.Sync(&j.Job)
 	ended = true
+	if p != nil { // the right half panicked on a thief: the deferred call gives j back first
+		p.Repanic()
+	}
 	if inline {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}

@@ -127,7 +127,7 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	} else {
 		j.Init(sw, nil)
 	}
-	// The fork protocol of sched.Worker.Fork, written out to spare a closure
+	// The fork protocol of sched.Worker.Join, written out to spare a closure
 	// call on the cheapest fork: push, run fa, then take j back or wait.
 	sw.Push(&j.Job)
 	synced, ended := false, false
@@ -146,8 +146,11 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	}()
 	ra := fa(w, a)
 	synced = true // from here Sync takes j back or waits for it itself
-	inline := sw.Sync(&j.Job)
+	inline, p := sw.Sync(&j.Job)
 	ended = true
+	if p != nil { // fb panicked on a thief: the deferred call gives j back first
+		p.Repanic()
+	}
 	if inline {
 		j.rb = fb(w, b)
 	}

@@ -10,9 +10,9 @@
 // protocol, which never loses a wake-up and keeps at most about half the
 // workers searching, is written up in README.md beside this file.
 //
-// A fork (Worker.Fork, Worker.Join) pushes one half as a Job and runs the
-// other; it then pops the job back and runs it inline, or, if a thief took
-// it, runs other work until the thief is done (Worker.Wait). A fork's record
+// A fork (Worker.Join) pushes one half as a Job and runs the other; it then
+// pops the job back and runs it inline, or, if a thief took it, runs other
+// work until the thief is done (Worker.Wait). A fork's record
 // comes from a per-worker stack of records of its type (Take, Put), since a
 // worker's forks nest; detached tasks, which may end on another worker, use
 // per-worker free lists (Alloc, Free). Either way a fork allocates nothing.

@@ -21,3 +21,25 @@ func (w *Worker) IsPool() bool { return w.isPool }
 
 // Len returns how many jobs w's deque holds.
 func (w *Worker) Len() int { return w.dq.Len() }
+
+// Fork pushes j, runs a, and then syncs with j, as Join does with its own
+// record: it reports true if j came back unrun, and the caller must then do
+// j's work itself; false if a thief ran j, whose panic, if any, it re-raises.
+// If a panics, Fork takes j back or waits for its thief first. j must be
+// initialized with w as its owner.
+func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
+	w.Push(j)
+	ok := false
+	defer func() {
+		if !ok {
+			w.Abandon(j)
+		}
+	}()
+	a(w)
+	ok = true
+	inline, p := w.Sync(j)
+	if p != nil {
+		p.Repanic()
+	}
+	return inline
+}

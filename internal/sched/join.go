@@ -27,49 +27,42 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 	fj, recs, k := Take[funcJob](w)
 	fj.f = b
 	fj.Init(w, runFuncJob)
-	ended := false
-	defer func() {
-		if ended {
-			fj.f = nil
-			recs.Put(k)
-		} else { // Fork did not return: fj may still run on a thief
-			recs.Drop(k)
+	w.Push(&fj.Job)
+	synced, ended := false, false
+	defer func() { // on every exit: the record goes back only after the fork ends
+		if !ended {
+			if synced { // cut short while waiting for a thief: see Records
+				recs.Drop(k)
+				return
+			}
+			w.Abandon(&fj.Job) // a panicked: fj must not outlive the fork
 		}
+		fj.f = nil // drop the closure before the record is reused
+		recs.Put(k)
 	}()
-	inline := w.Fork(&fj.Job, a)
+	a(w)
+	synced = true // from here Sync takes fj back or waits for it itself
+	inline, p := w.Sync(&fj.Job)
 	ended = true
+	if p != nil {
+		p.Repanic()
+	}
 	if inline {
 		b(w)
 	}
 }
 
-// Fork pushes j, runs a, and then syncs with j: it reports true if j came
-// back unrun, and the caller must then do j's work itself; false if a thief
-// ran j, in which case j has finished and its panic, if any, is re-raised. If a
-// panics, Fork takes j back or waits for its thief before the panic goes on.
-// j must be initialized with w as its owner.
-func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
-	w.Push(j)
-	ok := false
-	defer func() {
-		if !ok {
-			w.Abandon(j)
-		}
-	}()
-	a(w)
-	ok = true // from here j is taken back or waited for by Sync itself
-	return w.Sync(j)
-}
-
 // Sync is the end of a fork whose first half returned normally: it takes j
 // back and reports true, and the caller runs j's work itself; or it waits for
-// the thief that took j, re-raises j's panic if it had one, and reports false.
-func (w *Worker) Sync(j *Job) bool {
+// the thief that took j and reports false, with j's panic if it had one. The
+// caller re-raises that panic once it has given j's record back, so that a
+// panicking call leaves no record holding its data.
+func (w *Worker) Sync(j *Job) (inline bool, p *Panic) {
 	for {
 		x := w.Pop()
 		if x == j {
 			w.local.inline++
-			return true
+			return true, nil
 		}
 		if x == nil {
 			break
@@ -78,10 +71,8 @@ func (w *Worker) Sync(j *Job) bool {
 		w.execute(x)
 	}
 	w.Wait(j)
-	if j.panic != nil {
-		j.panic.Repanic()
-	}
-	return false
+	p, j.panic = j.panic, nil
+	return false, p
 }
 
 // Abandon is the end of a fork whose first half is panicking: it takes j back
@@ -99,6 +90,7 @@ func (w *Worker) Abandon(j *Job) {
 		w.execute(x)
 	}
 	w.Wait(j)
+	j.panic = nil // dropped for the panic in flight
 }
 
 // typeCache keeps a worker's job records by type, for reuse without the

@@ -8,7 +8,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestClosedPoolEmptyCallPanics shows a bug left over from the one that
+// TestClosedPoolEmptyCallPanics checks a fixed bug left over from the one that
 // pool_regress_test.go checks: Pool.Close says "calls made after Close panic",
 // and a call on a closed pool now panics however small its input, except
 // when the input is empty: most functions return before they read their

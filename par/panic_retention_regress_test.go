@@ -9,25 +9,21 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// TestPanickedCallReleasesItsData shows that a call that panicked keeps what
-// its functions reference reachable after it has returned. A fork that ends
-// normally clears its task record (reduce, Join2 and sched.Worker.Join set
-// the record's fields to nil before freeing it), but on the panic path the
-// record is dropped as it is, and the deque still points to it from the slot
-// it occupied until a later push overwrites that slot (internal/deque: "the
-// slot keeps its pointer until overwritten"). Through the record's body or
-// closure, the caller's data stays live until the worker or seat pushes as
-// deep again. The soak of `go run ./bench -soak` found it: the only memory
-// left after a run was the inputs and results of the calls into which it had
-// injected panics.
+// TestPanickedCallReleasesItsData checks a fixed bug: a call that panicked
+// kept what its functions reference reachable after it had returned. A fork
+// that ended normally cleared its task record, but on the panic path the
+// record was dropped as it was, and the deque still pointed to it from the
+// slot it occupied until a later push overwrote that slot. Now Sync hands the
+// stolen half's panic back instead of raising it, so every fork that has
+// ended clears and gives back its record before the panic goes on. The soak
+// of `go run ./bench -soak` found it: the only memory left after a run was
+// the inputs and results of the calls into which it had injected panics.
 //
 // Input: par.For, par.Do with Join2, and par.Join on a pool of one worker,
 // whose functions hold a 1 MiB buffer; each panics in its first element (or,
 // for For/thief, in an element that the worker runs), or does not (the
-// control). The record must be cleared on every path a panic takes: the
-// half run inline, and the stolen half re-raised by Sync. Expected: once the call has returned and the caller
-// has dropped the buffer, a GC frees it. Got: after a panic it stays
-// reachable; without one it is freed.
+// control). Expected: once the call has returned and the caller has dropped
+// the buffer, a GC frees it.
 func TestPanickedCallReleasesItsData(t *testing.T) {
 	type buffer struct{ b [1 << 20]byte }
 	p := par.NewPool(par.Workers(1))
