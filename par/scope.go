@@ -12,6 +12,7 @@ import (
 type Spawner struct {
 	latch sched.CountLatch
 	pool  *sched.Pool
+	call  uint64 // the scope's top-level call, whose waiting caller runs the tasks Go queues
 	// failure holds the first panic of a task or of the scope's body; once
 	// set, tasks not yet started are skipped.
 	failure atomic.Pointer[sched.Panic]
@@ -34,7 +35,7 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 	}
 	c := configure(opts)
 	c.run(func(w *sched.Worker) {
-		s := &Spawner{pool: w.Pool()}
+		s := &Spawner{pool: w.Pool(), call: w.Call()}
 		s.latch.Init(w)
 		func() {
 			normal := false
@@ -120,6 +121,7 @@ func (s *Spawner) Go(f func(w *Worker)) {
 	}
 	t := &spawnJob{s: s, f: f}
 	t.Init(nil, runSpawn)
+	t.SetCall(s.call)
 	s.latch.Add()
 	s.pool.Inject(&t.Job)
 }

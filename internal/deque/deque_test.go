@@ -238,3 +238,27 @@ func TestStealerCopies(t *testing.T) {
 		require.Nil(t, x)
 	}
 }
+
+func TestStealIf(t *testing.T) {
+	w := deque.New[int]()
+	s := w.Stealer()
+	xs := []int{10, 11, 12}
+	for i := range xs {
+		w.Push(&xs[i])
+	}
+	odd := func(x *int, key uint64) bool { return uint64(*x)%2 == key }
+	x, st := s.StealIf(odd, 1)
+	require.Equal(t, deque.Empty, st, "the top (10) is not wanted")
+	require.Nil(t, x)
+	require.Equal(t, 3, w.Len(), "nothing is taken when the top is not wanted")
+	x, st = s.StealIf(odd, 0)
+	require.Equal(t, deque.Success, st)
+	require.Equal(t, 10, *x, "the top is taken when wanted")
+	x, st = s.StealIf(odd, 1)
+	require.Equal(t, deque.Success, st)
+	require.Equal(t, 11, *x)
+	require.Equal(t, 12, *w.Pop())
+	x, st = s.StealIf(odd, 0)
+	require.Equal(t, deque.Empty, st, "an empty deque")
+	require.Nil(t, x)
+}

@@ -88,8 +88,14 @@ func (l *ledger) thief(s deque.Stealer[int], done *atomic.Bool, ready, wg *sync.
 	ready.Done()
 	last := -1
 	var steals, retries, empties int64
-	for !done.Load() {
-		x, st := s.Steal()
+	for i := 0; !done.Load(); i++ {
+		var x *int
+		var st deque.Status
+		if i%2 == 1 { // half the attempts take only even ids, through StealIf
+			x, st = s.StealIf(evenID, 0)
+		} else {
+			x, st = s.Steal()
+		}
 		switch st {
 		case deque.Success:
 			if x == nil {
@@ -113,6 +119,10 @@ func (l *ledger) thief(s deque.Stealer[int], done *atomic.Bool, ready, wg *sync.
 	l.retries.Add(retries)
 	l.empties.Add(empties)
 }
+
+// evenID is StealIf's predicate in the stress tests. The ids never change
+// after the owner pushes them, so reading one racily is safe.
+func evenID(x *int, _ uint64) bool { return *x%2 == 0 }
 
 // round runs owner on the test goroutine against a fresh deque of capacity 2
 // with thieves stealing from it, then drains the deque and stops the thieves.

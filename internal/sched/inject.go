@@ -45,5 +45,24 @@ func (q *injector) pop() *Job {
 	return j
 }
 
+// popCall removes the oldest job of call, or returns nil. Any goroutine.
+func (q *injector) popCall(call uint64) *Job {
+	if q.n.Load() == 0 { // a hint, as in pop
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := q.head; i < len(q.jobs); i++ {
+		if j := q.jobs[i]; j.call.Load() == call { // written before the push, under the lock
+			copy(q.jobs[q.head+1:i+1], q.jobs[q.head:i])
+			q.jobs[q.head] = nil
+			q.head++
+			q.n.Add(-1)
+			return j
+		}
+	}
+	return nil
+}
+
 // len reports the queue's length. Any goroutine.
 func (q *injector) len() int64 { return q.n.Load() } // a hint, as in pop

@@ -24,6 +24,21 @@ type Job struct {
 
 	// next links the owner's free list; touched by the owner only.
 	next *Job
+
+	// call is the top-level call the job belongs to (0: none), set by the
+	// worker that pushes it (Worker.Push, SetCall before Inject). A waiting
+	// caller takes only jobs of its own call (Worker.Wait). Atomic because a
+	// waiting caller reads it before it owns the job, racing the reuse of a
+	// record it read from a stale deque slot; what it decides then is undone
+	// by its failed CAS.
+	call atomic.Uint64
+}
+
+// SetCall tags j as a job of call. Before j is pushed or injected.
+func (j *Job) SetCall(call uint64) {
+	if j.call.Load() != call { // a reused record usually has it already: spare the store
+		j.call.Store(call)
+	}
 }
 
 // Init prepares j to run fn with owner waiting for it. Owner only, before the
@@ -70,11 +85,14 @@ func (p *Panic) Repanic() {
 // Worker w's goroutine only.
 func (w *Worker) execute(j *Job) {
 	w.local.tasks++
+	outer := w.call
+	w.call = j.call.Load() // what j forks belongs to j's call
 	normal := false
 	defer func() {
 		if normal {
 			return
 		}
+		w.call = outer
 		if r := recover(); r != nil {
 			j.panic = newPanic(r)
 		} else {
@@ -84,6 +102,7 @@ func (w *Worker) execute(j *Job) {
 	}()
 	j.run(w, j)
 	normal = true
+	w.call = outer
 	w.complete(j)
 }
 

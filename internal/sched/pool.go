@@ -28,6 +28,7 @@ type Pool struct {
 	inject     injector
 	closed     atomic.Bool
 	calls      atomic.Int64 // top-level calls in progress
+	callIDs    atomic.Uint64
 	wg         sync.WaitGroup
 
 	mu        sync.Mutex
@@ -107,7 +108,8 @@ func (p *Pool) acquire() *Worker {
 		p.freeSeats = w.next
 		w.next = nil
 		p.mu.Unlock()
-		w.beginBusy() // the caller works on its own call from now on
+		w.call = p.callIDs.Add(1) // a fresh call; orders nothing
+		w.beginBusy()             // the caller works on its own call from now on
 		return w
 	}
 	old := *p.table.Load()
@@ -117,6 +119,7 @@ func (p *Pool) acquire() *Worker {
 	t[len(old)] = w
 	p.table.Store(&t) // publishes the new seat to thieves
 	p.mu.Unlock()
+	w.call = p.callIDs.Add(1)
 	w.beginBusy()
 	return w
 }

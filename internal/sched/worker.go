@@ -40,6 +40,7 @@ type Worker struct {
 	rng   uint64
 	local counters // published to pub at transitions
 	cache typeCache
+	call  uint64 // the top-level call of the task running here (0: none)
 	next  *Worker // the pool's free seat list, under the pool's lock
 
 	pub       stats
@@ -81,9 +82,13 @@ func (w *Worker) random() uint64 {
 // held private behind a long-running first half stays out of reach of a
 // worker that turns idle meanwhile.
 func (w *Worker) Push(j *Job) {
+	j.SetCall(w.call)
 	w.dq.Push(j)
 	w.pool.notify()
 }
+
+// Call returns the top-level call w is working on. Owner only.
+func (w *Worker) Call() uint64 { return w.call }
 
 // Pop takes back the newest task, or returns nil if thieves took it.
 func (w *Worker) Pop() *Job { return w.dq.Pop() }
@@ -161,6 +166,45 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 
 // stealAny takes a job from the injection queue or from a random victim, or
 // returns nil after one round over every victim found nothing.
+// stealOwn is stealAny for a caller that waits: it takes only jobs of its
+// own call, from the injection queue and from the top of other deques, so
+// that a small call never runs a piece of another call, which may be long,
+// before it can return. Owner only.
+func (w *Worker) stealOwn() *Job {
+	p := w.pool
+	if j := p.inject.popCall(w.call); j != nil {
+		w.local.injectedRun++
+		return j
+	}
+	victims := *p.table.Load() // as in stealAny
+	n := len(victims)
+	start := int(w.random() % uint64(n))
+	for i := 0; i < n; i++ {
+		k := start + i
+		if k >= n {
+			k -= n
+		}
+		v := victims[k]
+		if v == w {
+			continue
+		}
+		for {
+			w.local.stealTries++
+			j, st := v.stl.StealIf(ofCall, w.call)
+			if st == deque.Success {
+				w.local.steals++
+				return j
+			}
+			if st == deque.Empty {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func ofCall(j *Job, call uint64) bool { return j.call.Load() == call }
+
 func (w *Worker) stealAny() *Job {
 	p := w.pool
 	if j := p.inject.pop(); j != nil {
@@ -197,7 +241,8 @@ func (w *Worker) stealAny() *Job {
 
 // Wait runs other work until j is done: the worker's own deque, then the
 // injection queue and other workers' deques; with nothing to do it parks until
-// j's runner or new work wakes it. Owner of j only.
+// j's runner or new work wakes it. A pool worker runs any task; a caller's
+// seat runs only tasks of its own call (see stealOwn). Owner of j only.
 func (w *Worker) Wait(j *Job) {
 	if j.done.Load() { // the runner's store of done hands over its writes
 		j.done.Store(false) // ready for reuse: nobody else touches j now
@@ -217,7 +262,11 @@ func (w *Worker) Wait(j *Job) {
 		for r := 0; r < searchRounds; r++ {
 			x := w.Pop()
 			if x == nil {
-				x = w.stealAny()
+				if w.isPool {
+					x = w.stealAny()
+				} else {
+					x = w.stealOwn() // a caller helps its own call only
+				}
 			}
 			if x != nil {
 				if searching {

@@ -14,14 +14,15 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// The bug these tests show: a goroutine that makes a call takes part in it,
-// and while it waits for a piece of its call that a worker stole, it runs
-// other work of the pool (sched.Worker.Wait: its own deque, then the shared
-// queue and any other deque). That work may belong to another goroutine's
-// call, and a task cannot be interrupted: the small call returns only once
-// the foreign task has finished, however long the task is. `go run ./bench
-// -fair` measures it: small calls that took a piece of a large call took up
-// to the large call's whole length.
+// The fixed bug these tests check: a goroutine that makes a call takes part
+// in it, and while it waited for a piece of its call that a worker stole, it
+// ran any work of the pool (sched.Worker.Wait: its own deque, then the shared
+// queue and any other deque). That work could belong to another goroutine's
+// call, and a task cannot be interrupted: the small call returned only once
+// the foreign task had finished, however long the task was. `go run ./bench
+// -fair` measured it: small calls that took a piece of a large call took up
+// to the large call's whole length. Now every job carries its top-level call,
+// and a waiting caller takes only jobs of its own call (sched.Worker.stealOwn).
 
 // goid returns the id of the calling goroutine, from the first line of its
 // stack ("goroutine 18 [running]:").
