@@ -40,7 +40,7 @@ type Worker struct {
 	rng   uint64
 	local counters // published to pub at transitions
 	cache typeCache
-	call  uint64 // the top-level call of the task running here (0: none)
+	call  uint64  // the top-level call of the task running here (0: none)
 	next  *Worker // the pool's free seat list, under the pool's lock
 
 	pub       stats
