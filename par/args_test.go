@@ -331,6 +331,8 @@ func TestBadOptionMessages(t *testing.T) {
 		{func() { par.OnPool(&par.Pool{}) }, "par: OnPool: pool was not made by NewPool"},
 		{func() { par.Workers(0) }, "par: Workers(0): a pool needs at least 1 worker"},
 		{func() { par.Workers(-5) }, "par: Workers(-5): a pool needs at least 1 worker"},
+		{func() { par.Workers(par.MaxWorkers + 1) }, "par: Workers(65537): more than MaxWorkers (65536) workers"},
+		{func() { par.Workers(math.MaxInt) }, fmt.Sprintf("par: Workers(%d): more than MaxWorkers (65536) workers", math.MaxInt)},
 		{func() { par.NewPool(par.PoolOption{}) }, "par: NewPool: opts[0] is a zero PoolOption: build options with Workers"},
 		{func() { par.NewPool(par.Workers(1), par.PoolOption{}) }, "par: NewPool: opts[1] is a zero PoolOption: build options with Workers"},
 		{func() { nilPool.Close() }, "par: Pool.Close: p is nil"},

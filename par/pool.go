@@ -26,13 +26,23 @@ type PoolOption struct {
 }
 
 // Workers sets the number of worker goroutines; the default is
-// DefaultWorkers().
+// DefaultWorkers(). A pool for work that waits (I/O) may have many more
+// workers than cores, up to MaxWorkers.
 func Workers(n int) PoolOption {
 	if n < 1 {
 		panic(fmt.Sprintf("par: Workers(%d): a pool needs at least 1 worker", n))
 	}
+	if n > MaxWorkers {
+		panic(fmt.Sprintf("par: Workers(%d): more than MaxWorkers (%d) workers", n, MaxWorkers))
+	}
 	return PoolOption{workers: n}
 }
+
+// MaxWorkers bounds Workers. Every worker is a goroutine with a deque, which
+// thieves scan: a pool of a million workers takes minutes to start and then
+// spends its time searching, so a count that large is a mistake, not a
+// configuration.
+const MaxWorkers = 1 << 16
 
 // DefaultWorkers returns the number of worker goroutines of a pool by
 // default: runtime.GOMAXPROCS(0) - 1, and at least 1. The goroutine that makes
