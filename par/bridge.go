@@ -99,10 +99,8 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	}
 	j, recs, k := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
-	if !j.HasRun() {
+	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
 		j.Init(w, runRangeJob[R])
-	} else {
-		j.Init(w, nil)
 	}
 	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
 	// half, then take the right one back or wait for its thief.

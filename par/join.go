@@ -122,10 +122,8 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	sw := w.sched()
 	j, recs, k := sched.Take[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b
-	if !j.HasRun() {
+	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
 		j.Init(sw, runJoin2[B, RB])
-	} else {
-		j.Init(sw, nil)
 	}
 	// The fork protocol of sched.Worker.Join, written out to spare a closure
 	// call on the cheapest fork: push, run fa, then take j back or wait.

@@ -167,9 +167,10 @@ const maxRecords = 256
 
 // Take returns a record of type T for a fork on w, whose first field is Job,
 // with the stack and the index to give it back by (a nil stack if the record
-// is not cached). A reused record holds what its last user left: users clear
-// references before Put, and set run only on a fresh record (see Job.HasRun).
-// Owner only.
+// is not cached). A reused record holds what its last user left: its owner
+// is w, its panic was cleared when its fork ended (Sync, Abandon), and users
+// clear their references before Put; so a user initializes only a fresh
+// record (see Job.HasRun). Owner only.
 func Take[T any](w *Worker) (*T, *Records, int) {
 	i := w.cache.claim(typeKey[T]())
 	if i < 0 {
