@@ -34,8 +34,9 @@ type body[R any] struct {
 	// stop is set when a leaf panics, or by a leaf that settles the call's
 	// result early, so that pieces not yet started are skipped and not cut.
 	stop atomic.Bool
-	// failed is set, before stop, when a leaf panics: from then on no piece
-	// is combined, since skipped pieces hold the zero R, which combine (the
+	// failed is set, before stop, when a leaf panics or the call's result is
+	// otherwise dropped (a Seq pass cancelled): from then on no piece is
+	// combined, since skipped pieces hold the zero R, which combine (the
 	// user's op, for Reduce) must never see.
 	failed atomic.Bool
 	// settled, if set, reports that nothing at or after position lo can

@@ -538,7 +538,8 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 		s := r.slots[r.head]
 		r.head = (r.head + 1) % len(r.slots)
 		if !s.done {
-			s.body.stop.Store(true) // leaves not yet started are skipped
+			s.body.failed.Store(true) // its result is dropped: nothing more is combined
+			s.body.stop.Store(true)   // leaves not yet started are skipped
 			if s.ticket.CompareAndSwap(s.gen, 0) {
 				continue // never started: dropped
 			}

@@ -45,17 +45,14 @@ func (q *injector) pop() *Job {
 	return j
 }
 
-// popCall removes the oldest job of call among the first popCallScan jobs,
-// or returns nil. The bound keeps a waiting caller from holding the lock over
-// a long queue of other calls' jobs: those deeper are left to the pool's
-// workers, which take any job. Any goroutine.
+// popCall removes the oldest job of call, or returns nil. Any goroutine.
 func (q *injector) popCall(call uint64) *Job {
 	if q.n.Load() == 0 { // a hint, as in pop
 		return nil
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for i := q.head; i < min(len(q.jobs), q.head+popCallScan); i++ {
+	for i := q.head; i < len(q.jobs); i++ {
 		if j := q.jobs[i]; j.call.Load() == call { // written before the push, under the lock
 			copy(q.jobs[q.head+1:i+1], q.jobs[q.head:i])
 			q.jobs[q.head] = nil
@@ -66,8 +63,6 @@ func (q *injector) popCall(call uint64) *Job {
 	}
 	return nil
 }
-
-const popCallScan = 64
 
 // len reports the queue's length. Any goroutine.
 func (q *injector) len() int64 { return q.n.Load() } // a hint, as in pop
