@@ -9,8 +9,10 @@
 // keeps cutting itself while there are idle workers to feed (thief-splitting,
 // see package split), so a balanced loop is cut into a few pieces per worker
 // and an unbalanced one into as many as it takes to keep every core busy. The
-// calling goroutine never blocks while its call has work left: while it waits
-// for a stolen half, it steals and runs other tasks.
+// calling goroutine works on its call until the call is done: while it waits
+// for a stolen half, it steals and runs other tasks of its own call, never a
+// piece of another goroutine's call, however long, so small calls beside a
+// large one take about their own time. The pool's workers run any task.
 //
 // # Ordering
 //
@@ -37,9 +39,9 @@
 //
 // When a function calls runtime.Goexit, the goroutine that made the call
 // exits too, once the call's tasks have finished. Goexit cannot be stopped
-// where it happens, and a goroutine that waits for a stolen task runs other
+// where it happens, and a worker that waits for a stolen task runs other
 // tasks meanwhile, possibly of another call; if one of those calls Goexit,
-// the waiting task's call ends by Goexit as well. So do not call
+// the call of the task the worker was running ends by Goexit as well. So do not call
 // testing.T.FailNow (or testify's require) inside functions that par runs;
 // its documentation already asks for the test's own goroutine.
 //
