@@ -45,7 +45,12 @@ func (q *injector) pop() *Job {
 	return j
 }
 
-// popCall removes the oldest job of call, or returns nil. Any goroutine.
+// popCall removes the oldest job of call, or returns nil. It looks through
+// the whole queue: a caller must be able to run its own call's jobs wherever
+// they wait, since every pool worker may be blocked as the caller of a nested
+// call (a task that opens a Scope and waits for it), and then nobody else
+// drains the queue. Bounding the look to the first 64 jobs made the torture
+// suite hang that way. Any goroutine.
 func (q *injector) popCall(call uint64) *Job {
 	if q.n.Load() == 0 { // a hint, as in pop
 		return nil
