@@ -183,44 +183,31 @@ const (
 )
 
 // Steal takes the element at the top. Any goroutine.
-func (s Stealer[T]) Steal() (*T, Status) {
+func (s Stealer[T]) Steal() (*T, Status) { return s.StealIf(nil, 0) }
+
+// StealIf is Steal that takes the element at the top only if want(x, key)
+// reports true for it (want nil: any element), and otherwise reports Empty.
+// want reads x before the element is claimed, so it may see an element that
+// the CAS then loses to another goroutine, or one its owner has taken back
+// and is reusing: it must read only what is safe to read racily (atomics),
+// and its answer matters only if the CAS succeeds, which proves x was the
+// element at the top. Any goroutine.
+func (s Stealer[T]) StealIf(want func(x *T, key uint64) bool, key uint64) (*T, Status) {
 	d := s.d
 	t := d.top.Load()    // read before bottom: the pair brackets a consistent moment...
 	b := d.bottom.Load() // ...with the owner's store of bottom in Pop (sequential consistency)
 	if t >= b {
 		return nil, Empty
 	}
-	a := d.buf.Load()                  // a ring holding position t: grow copies [t, b) before publishing
-	x := a.get(t)                      // the owner's store of x happened before its store of bottom we saw
-	if !d.top.CompareAndSwap(t, t+1) { // claims position t against the owner and other thieves
-		return nil, Retry
-	}
-	return x, Success
-}
-
-// StealIf is Steal that takes the element at the top only if want(x, key)
-// reports true for it, and otherwise reports Empty. want reads x before the
-// element is claimed, so it may see an element that the CAS then loses to
-// another goroutine, or one its owner has taken back and is reusing: it must
-// read only what is safe to read racily (atomics), and its answer matters
-// only if the CAS succeeds, which proves x was the element at the top. Any
-// goroutine.
-func (s Stealer[T]) StealIf(want func(x *T, key uint64) bool, key uint64) (*T, Status) {
-	d := s.d
-	t := d.top.Load()    // as in Steal
-	b := d.bottom.Load() // as in Steal
-	if t >= b {
-		return nil, Empty
-	}
-	a := d.buf.Load() // as in Steal
-	x := a.get(t)     // as in Steal
+	a := d.buf.Load() // a ring holding position t: grow copies [t, b) before publishing
+	x := a.get(t)     // the owner's store of x happened before its store of bottom we saw
 	if x == nil {     // a stale read of a slot not yet copied by a growth: the CAS would fail
 		return nil, Retry
 	}
-	if !want(x, key) {
+	if want != nil && !want(x, key) {
 		return nil, Empty
 	}
-	if !d.top.CompareAndSwap(t, t+1) { // as in Steal
+	if !d.top.CompareAndSwap(t, t+1) { // claims position t against the owner and other thieves
 		return nil, Retry
 	}
 	return x, Success

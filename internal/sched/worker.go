@@ -165,49 +165,24 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 }
 
 // stealAny takes a job from the injection queue or from a random victim, or
-// returns nil after one round over every victim found nothing.
+// returns nil after one round over every victim found nothing. Owner only.
+func (w *Worker) stealAny() *Job { return w.steal(false) }
+
 // stealOwn is stealAny for a caller that waits: it takes only jobs of its
 // own call, from the injection queue and from the top of other deques, so
 // that a small call never runs a piece of another call, which may be long,
 // before it can return. Owner only.
-func (w *Worker) stealOwn() *Job {
-	p := w.pool
-	if j := p.inject.popCall(w.call); j != nil {
-		w.local.injectedRun++
-		return j
-	}
-	victims := *p.table.Load() // as in stealAny
-	n := len(victims)
-	start := int(w.random() % uint64(n))
-	for i := 0; i < n; i++ {
-		k := start + i
-		if k >= n {
-			k -= n
-		}
-		v := victims[k]
-		if v == w {
-			continue
-		}
-		for {
-			w.local.stealTries++
-			j, st := v.stl.StealIf(ofCall, w.call)
-			if st == deque.Success {
-				w.local.steals++
-				return j
-			}
-			if st == deque.Empty {
-				break
-			}
-		}
-	}
-	return nil
-}
+func (w *Worker) stealOwn() *Job { return w.steal(true) }
 
-func ofCall(j *Job, call uint64) bool { return j.call.Load() == call }
-
-func (w *Worker) stealAny() *Job {
+func (w *Worker) steal(own bool) *Job {
 	p := w.pool
-	if j := p.inject.pop(); j != nil {
+	var j *Job
+	if own {
+		j = p.inject.popCall(w.call)
+	} else {
+		j = p.inject.pop()
+	}
+	if j != nil {
 		w.local.injectedRun++
 		return j
 	}
@@ -225,7 +200,12 @@ func (w *Worker) stealAny() *Job {
 		}
 		for {
 			w.local.stealTries++
-			j, st := v.stl.Steal()
+			var st deque.Status
+			if own {
+				j, st = v.stl.StealIf(ofCall, w.call)
+			} else {
+				j, st = v.stl.Steal()
+			}
 			if st == deque.Success {
 				w.local.steals++
 				return j
@@ -238,6 +218,9 @@ func (w *Worker) stealAny() *Job {
 	}
 	return nil
 }
+
+// ofCall is StealIf's test in stealOwn: whether j belongs to call.
+func ofCall(j *Job, call uint64) bool { return j.call.Load() == call }
 
 // Wait runs other work until j is done: the worker's own deque, then the
 // injection queue and other workers' deques; with nothing to do it parks until
