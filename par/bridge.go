@@ -98,7 +98,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	if b.fixedTree {
 		mid = split.Cut(lo, hi) // a node of the canonical tree, whatever the schedule
 	}
-	j, recs, k := sched.Take[rangeJob[R]](w)
+	j := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
 		j.Init(w, runRangeJob[R])
@@ -106,23 +106,19 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
 	// half, then take the right one back or wait for its thief.
 	w.Push(&j.Job)
-	synced, ended := false, false
+	st := sched.Forked
 	defer func() { // on every exit: the record goes back only after the cut ends
-		if !ended {
-			if synced { // cut short while waiting for a thief: see sched.Records
-				recs.Drop(k)
-				return
-			}
-			w.Abandon(&j.Job) // the left half panicked: j must not outlive the cut
+		if st != sched.Ended && !w.EndCut(&j.Job, st) {
+			return // j may still run on a thief: dropped, not reused
 		}
 		var zero R
 		j.b, j.res = nil, zero // drop references before the record is reused
-		recs.Put(k)
+		j.Put()
 	}()
 	left := reduce(w, lo, mid, sp, false, b)
-	synced = true
+	st = sched.Syncing
 	inline, p := w.Sync(&j.Job)
-	ended = true
+	st = sched.Ended
 	if p != nil { // the right half panicked on a thief: the deferred call gives j back first
 		p.Repanic()
 	}

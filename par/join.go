@@ -120,7 +120,7 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 		panic(nilFuncMessage("Join2", "fa", "fb", fa == nil, fb == nil))
 	}
 	sw := w.sched()
-	j, recs, k := sched.Take[join2Job[B, RB]](sw)
+	j := sched.Take[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b
 	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
 		j.Init(sw, runJoin2[B, RB])
@@ -128,24 +128,20 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	// The fork protocol of sched.Worker.Join, written out to spare a closure
 	// call on the cheapest fork: push, run fa, then take j back or wait.
 	sw.Push(&j.Job)
-	synced, ended := false, false
+	st := sched.Forked
 	defer func() { // on every exit: the record goes back only after the fork ends
-		if !ended {
-			if synced { // cut short while waiting for a thief: see sched.Records
-				recs.Drop(k)
-				return
-			}
-			sw.Abandon(&j.Job) // fa panicked: j must not outlive the fork
+		if st != sched.Ended && !sw.EndCut(&j.Job, st) {
+			return // j may still run on a thief: dropped, not reused
 		}
 		var zb B
 		var zrb RB
 		j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
-		recs.Put(k)
+		j.Put()
 	}()
 	ra := fa(w, a)
-	synced = true // from here Sync takes j back or waits for it itself
+	st = sched.Syncing // from here Sync takes j back or waits for it itself
 	inline, p := sw.Sync(&j.Job)
-	ended = true
+	st = sched.Ended
 	if p != nil { // fb panicked on a thief: the deferred call gives j back first
 		p.Repanic()
 	}

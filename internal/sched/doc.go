@@ -13,7 +13,7 @@
 // A fork (Worker.Join) pushes one half as a Job and runs the other; it then
 // pops the job back and runs it inline, or, if a thief took it, runs other
 // work until the thief is done (Worker.Wait). A fork's record
-// comes from a per-worker stack of records of its type (Take, Put), since a
+// comes from a per-worker stack of records of its type (Take, Job.Put), since a
 // worker's forks nest; detached tasks, which may end on another worker, use
 // per-worker free lists (Alloc, Free). Either way a fork allocates nothing.
 //

@@ -25,6 +25,11 @@ type Job struct {
 	// next links the owner's free list; touched by the owner only.
 	next *Job
 
+	// stack and place say where a fork record lives in its owner's Records
+	// (nil for a record that is not cached); set once, read by the owner only.
+	stack *Records
+	place int
+
 	// call is the top-level call the job belongs to (0: none), set by the
 	// worker that pushes it (Worker.Push, SetCall before Inject). A waiting
 	// caller takes only jobs of its own call (Worker.Wait). Atomic because a

@@ -24,32 +24,56 @@ func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned. Writes made by a and b happen before Join returns.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	fj, recs, k := Take[funcJob](w)
+	fj := Take[funcJob](w)
 	fj.f = b
 	fj.Init(w, runFuncJob)
 	w.Push(&fj.Job)
-	synced, ended := false, false
+	st := Forked
 	defer func() { // on every exit: the record goes back only after the fork ends
-		if !ended {
-			if synced { // cut short while waiting for a thief: see Records
-				recs.Drop(k)
+		if st != Ended {
+			if !w.EndCut(&fj.Job, st) {
 				return
 			}
-			w.Abandon(&fj.Job) // a panicked: fj must not outlive the fork
 		}
 		fj.f = nil // drop the closure before the record is reused
-		recs.Put(k)
+		fj.Put()
 	}()
 	a(w)
-	synced = true // from here Sync takes fj back or waits for it itself
+	st = Syncing // from here Sync takes fj back or waits for it itself
 	inline, p := w.Sync(&fj.Job)
-	ended = true
+	st = Ended
 	if p != nil {
 		p.Repanic()
 	}
 	if inline {
 		b(w)
 	}
+}
+
+// ForkState is where a fork is, for the deferred call that ends it on every
+// exit: Forked while the first half runs, Syncing while Sync takes the job
+// back or waits for its thief, Ended once Sync has returned.
+type ForkState uint8
+
+const (
+	Forked ForkState = iota
+	Syncing
+	Ended
+)
+
+// EndCut ends a fork whose frame is unwinding before Sync returned, and
+// reports whether the caller may clear j and give it back (Put). From Forked,
+// the first half panicked: j is taken back unrun or its thief is waited for
+// (Abandon). From Syncing, the fork was cut short by runtime.Goexit while it
+// waited for a thief that still runs j: j is dropped (see Records), never
+// reused. Owner only.
+func (w *Worker) EndCut(j *Job, st ForkState) bool {
+	if st == Syncing {
+		j.Drop()
+		return false
+	}
+	w.Abandon(j)
+	return true
 }
 
 // Sync is the end of a fork whose first half returned normally: it takes j
@@ -150,12 +174,12 @@ func Free[T any](w *Worker, t *T) {
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
 // index step each way, and stays in the stack between uses with its run
-// function set. Owner only.
+// function set; each record knows its stack and its place in it. Owner only.
 //
 // A fork cut short by runtime.Goexit while it waits for a thief has not ended:
 // the thief still runs its record. Its frame gives the record up with Drop, or
 // not at all if the Goexit interrupts its deferred call; the next Put or Drop
-// below it then finds the stack higher than its own index and drops what is
+// below it then finds the stack higher than its own place and drops what is
 // above, so a record is reused only after a Put by the frame that took it.
 type Records struct {
 	recs []*Job // nil entries were dropped
@@ -165,60 +189,65 @@ type Records struct {
 // maxRecords bounds a stack: forks nested deeper than this allocate.
 const maxRecords = 256
 
-// Take returns a record of type T for a fork on w, whose first field is Job,
-// with the stack and the index to give it back by (a nil stack if the record
-// is not cached). A reused record holds what its last user left: its owner
-// is w, its panic was cleared when its fork ended (Sync, Abandon), and users
+// Take returns a record of type T for a fork on w, whose first field is Job;
+// the fork gives it back with Put or Drop (a record that is not cached
+// ignores both). A reused record holds what its last user left: its owner is
+// w, its panic was cleared when its fork ended (Sync, Abandon), and users
 // clear their references before Put; so a user initializes only a fresh
 // record (see Job.HasRun). Owner only.
-func Take[T any](w *Worker) (*T, *Records, int) {
+func Take[T any](w *Worker) *T {
 	i := w.cache.claim(typeKey[T]())
 	if i < 0 {
-		return new(T), nil, 0
+		return new(T)
 	}
 	s := &w.cache.stacks[i]
 	k := s.top
 	if k < len(s.recs) {
 		if j := s.recs[k]; j != nil {
 			s.top++
-			return Payload[T](j), s, k
+			return Payload[T](j)
 		}
 	} else if k == maxRecords {
-		return new(T), nil, 0
+		return new(T)
 	} else {
 		s.recs = append(s.recs, nil)
 	}
 	t := new(T)
-	s.recs[k] = (*Job)(unsafe.Pointer(t))
+	j := (*Job)(unsafe.Pointer(t))
+	j.stack, j.place = s, k
+	s.recs[k] = j
 	s.top++
-	return t, s, k
+	return t
 }
 
-// Put gives back record k of s, taken by Take, once its fork has ended:
-// nobody else can reach it then. s may be nil. Owner only.
-func (s *Records) Put(k int) {
+// Put gives j back to its stack, once its fork has ended: nobody else can
+// reach it then. Owner only.
+func (j *Job) Put() {
+	s := j.stack
 	if s == nil {
 		return
 	}
-	if s.top != k+1 {
-		s.drop(k + 1) // records above k were not given back: see Records
+	if s.top != j.place+1 {
+		s.drop(j.place + 1) // records above j were not given back: see Records
 	}
-	s.top = k
+	s.top = j.place
 }
 
-// Drop gives up record k of s, and any above it, for forks that may not have
-// ended: the records are left to their thieves and the collector. s may be
-// nil. Owner only.
-func (s *Records) Drop(k int) {
+// Drop gives up j, and any record above it on its stack, for forks that may
+// not have ended: the records are left to their thieves and the collector.
+// Owner only.
+func (j *Job) Drop() {
+	s := j.stack
 	if s == nil {
 		return
 	}
-	s.drop(k)
-	s.top = k
+	s.drop(j.place)
+	s.top = j.place
 }
 
 func (s *Records) drop(from int) {
 	for i := from; i < s.top; i++ {
+		s.recs[i].stack = nil // a dropped record is nobody's to give back
 		s.recs[i] = nil
 	}
 }

@@ -27,29 +27,20 @@ func withWorker(t *testing.T, f func(w *sched.Worker)) {
 
 func TestRecordsNestAndReuse(t *testing.T) {
 	withWorker(t, func(w *sched.Worker) {
-		a0, s, k0 := sched.Take[recA](w)
-		a1, s1, k1 := sched.Take[recA](w)
-		b0, sb, kb := sched.Take[recB](w)
-		require.NotNil(t, s)
-		require.Same(t, s, s1, "records of one type share a stack")
-		require.NotSame(t, s, sb, "records of another type have their own")
-		require.Equal(t, []int{0, 1, 0}, []int{k0, k1, kb})
+		a0 := sched.Take[recA](w)
+		a1 := sched.Take[recA](w)
+		b0 := sched.Take[recB](w)
 		require.NotSame(t, a0, a1)
 		a1.v = 7
-		sb.Put(kb)
-		s.Put(k1)
-		again, _, k := sched.Take[recA](w)
+		b0.Put()
+		a1.Put()
+		again := sched.Take[recA](w)
 		require.Same(t, a1, again, "the record given back last is taken first")
-		require.Equal(t, 1, k)
 		require.Equal(t, 7, again.v, "a reused record keeps what its last user left")
-		s.Put(k)
-		s.Put(k0)
-		first, _, k := sched.Take[recA](w)
-		require.Same(t, a0, first)
-		require.Equal(t, 0, k)
-		s.Put(k)
-		bAgain, _, _ := sched.Take[recB](w)
-		require.Same(t, b0, bAgain)
+		again.Put()
+		a0.Put()
+		require.Same(t, a0, sched.Take[recA](w), "the stack is empty again: its first record comes first")
+		require.Same(t, b0, sched.Take[recB](w), "records of another type have their own stack")
 	})
 }
 
@@ -58,14 +49,13 @@ func TestRecordsNestAndReuse(t *testing.T) {
 // never handed out again while a thief may still run them.
 func TestRecordsPutBelowDropsUnreturned(t *testing.T) {
 	withWorker(t, func(w *sched.Worker) {
-		a0, s, k0 := sched.Take[recA](w)
-		a1, _, _ := sched.Take[recA](w)
-		a2, _, _ := sched.Take[recA](w)
-		s.Put(k0) // a1 and a2 were never put back
+		a0 := sched.Take[recA](w)
+		a1 := sched.Take[recA](w)
+		a2 := sched.Take[recA](w)
+		a0.Put() // a1 and a2 were never put back
 		got := map[*recA]bool{}
 		for range 3 {
-			r, _, _ := sched.Take[recA](w)
-			got[r] = true
+			got[sched.Take[recA](w)] = true
 		}
 		require.True(t, got[a0], "the record put back is reused")
 		require.False(t, got[a1], "an unreturned record must not be reused")
@@ -75,43 +65,66 @@ func TestRecordsPutBelowDropsUnreturned(t *testing.T) {
 
 func TestRecordsDrop(t *testing.T) {
 	withWorker(t, func(w *sched.Worker) {
-		a0, s, k0 := sched.Take[recA](w)
-		a1, _, k1 := sched.Take[recA](w)
-		s.Drop(k1)
-		s.Put(k0)
-		r0, _, _ := sched.Take[recA](w)
-		r1, _, _ := sched.Take[recA](w)
+		a0 := sched.Take[recA](w)
+		a1 := sched.Take[recA](w)
+		a1.Drop()
+		a0.Put()
+		r0 := sched.Take[recA](w)
+		r1 := sched.Take[recA](w)
 		require.Same(t, a0, r0)
 		require.NotSame(t, a1, r1, "a dropped record must not be reused")
-		s.Put(1)
-		s.Drop(0) // the outermost fork of the stack
-		_, _, k := sched.Take[recA](w)
-		require.Equal(t, 0, k, "Drop leaves the stack at its index")
+		r1.Put()
+		r0.Drop() // the outermost fork of the stack
+		r := sched.Take[recA](w)
+		require.NotSame(t, r0, r, "Drop gives up the outermost record too")
+		require.NotSame(t, r1, r, "and every record above it")
+	})
+}
+
+// A record that was dropped belongs to no stack any more: a late Put or Drop
+// by the frame that took it (or a stale copy of it) must not move the stack,
+// or the record now at its place would be handed out twice.
+func TestRecordsDroppedPutIsInert(t *testing.T) {
+	withWorker(t, func(w *sched.Worker) {
+		a0 := sched.Take[recA](w)
+		a1 := sched.Take[recA](w)
+		a0.Put() // drops a1, never given back
+		x := sched.Take[recA](w)
+		y := sched.Take[recA](w)
+		require.Same(t, a0, x)
+		require.NotSame(t, a1, y)
+		a1.Put() // late: must not make y's place free again
+		z := sched.Take[recA](w)
+		require.NotSame(t, y, z, "a record in use was handed out again")
+		a1.Drop()
+		z2 := sched.Take[recA](w)
+		require.NotSame(t, z, z2, "a record in use was handed out again")
 	})
 }
 
 func TestRecordsBounded(t *testing.T) {
 	withWorker(t, func(w *sched.Worker) {
-		type taken struct {
-			s *sched.Records
-			k int
-		}
-		var stack []taken
-		uncached := 0
+		var stack []*recA
+		seen := map[*recA]bool{}
 		for range 1000 {
-			_, s, k := sched.Take[recA](w)
-			if s == nil {
-				uncached++
-			}
-			stack = append(stack, taken{s, k})
+			r := sched.Take[recA](w)
+			require.False(t, seen[r], "a record in use was handed out again")
+			seen[r] = true
+			stack = append(stack, r)
 		}
-		require.Positive(t, uncached, "forks nested deeper than the bound allocate")
-		require.Less(t, uncached, 1000, "forks up to the bound are cached")
 		for i := len(stack) - 1; i >= 0; i-- {
-			stack[i].s.Put(stack[i].k) // nil stacks are allowed
+			stack[i].Put() // records past the bound are not cached: Put ignores them
 		}
-		_, s, k := sched.Take[recA](w)
-		require.NotNil(t, s)
-		require.Equal(t, 0, k, "the stack is empty again")
+		first := sched.Take[recA](w)
+		require.Same(t, stack[0], first, "the stack is empty again")
+		first.Put()
+		reused := 0
+		for range 1000 {
+			if seen[sched.Take[recA](w)] {
+				reused++
+			}
+		}
+		require.Positive(t, reused, "forks up to the bound are cached")
+		require.Less(t, reused, 1000, "forks nested deeper than the bound allocate")
 	})
 }
