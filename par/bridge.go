@@ -98,6 +98,23 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	if b.fixedTree {
 		mid = split.Cut(lo, hi) // a node of the canonical tree, whatever the schedule
 	}
+	var left, right R
+	if w.Crowded() { // the cut stays, for the leaves and the tree; only the job is spared
+		left = reduce(w, lo, mid, sp, false, b)
+		w.RanInline()
+		right = reduce(w, mid, hi, sp, false, b)
+	} else {
+		left, right = forkRange(w, lo, mid, hi, sp, b)
+	}
+	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
+		return left
+	}
+	return b.combine(left, right)
+}
+
+// forkRange reduces [lo, mid) and [mid, hi) with the second piece stealable,
+// and returns both results.
+func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R]) (left, right R) {
 	j := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
@@ -115,7 +132,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		j.b, j.res = nil, zero // drop references before the record is reused
 		j.Put()
 	}()
-	left := reduce(w, lo, mid, sp, false, b)
+	left = reduce(w, lo, mid, sp, false, b)
 	st = sched.Syncing
 	inline, p := w.Sync(&j.Job)
 	st = sched.Ended
@@ -125,11 +142,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	if inline {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
-	right := j.res
-	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
-		return left
-	}
-	return b.combine(left, right)
+	return left, j.res // read before the deferred call clears it
 }
 
 // seqBudget is how long a call works alone on a prefix of its range before

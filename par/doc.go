@@ -84,7 +84,8 @@
 // so nested and concurrent calls never deadlock and never leave a core idle
 // while the call waits. Code that recurses in parallel gets the handle
 // explicitly instead (Do, Worker.Join, Join2), which makes each fork a push
-// and a pop on the worker's own deque.
+// and a pop on the worker's own deque, or two plain calls while the deque
+// already holds enough forks for the thieves.
 //
 // Go methods cannot have type parameters, so everything generic is a free
 // function (Map, Join2), and the handle's methods are limited to what needs no

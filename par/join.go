@@ -57,6 +57,13 @@ func Join(a, b func(), opts ...Option) {
 // take b, and returns when both have returned. Writes made by a and b happen
 // before Join returns; panics are handled as by the function Join. w must be the
 // handle passed to the function that calls Join.
+//
+// A fork makes b stealable (a push on w's deque) and runs a. While w's deque
+// already holds 8 forks that no thief has taken, a further fork is not worth
+// a stealable job, since thieves take the oldest, largest work first: it runs
+// b and then a as plain calls, which makes a recursion with a fork at every
+// level cost about what the plain recursion costs below the first few levels.
+// The order of a and b is not specified; neither may wait for the other.
 func (w *Worker) Join(a, b func(w *Worker)) {
 	if w == nil || a == nil || b == nil {
 		if w == nil {
@@ -102,8 +109,9 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 // free to take the second call. It is Worker.Join for functions that take an
 // argument and return a result, and it is the cheapest fork weft offers: pass
 // top-level functions (not closures) and nothing escapes to the heap, the task
-// record comes from the worker's cache, and a fork costs a push and a pop.
-// Panics are handled as by Join.
+// record comes from the worker's cache, and a fork costs a push and a pop;
+// while the worker already has 8 forked calls waiting for thieves, it costs
+// two plain calls (see Worker.Join). Panics are handled as by Join.
 //
 //	func fib(w *par.Worker, n int) int {
 //		if n < 2 {
@@ -114,11 +122,44 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 //	}
 func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
 	if w == nil || fa == nil || fb == nil {
-		if w == nil {
-			panic("par: Join2: w is nil")
-		}
-		panic(nilFuncMessage("Join2", "fa", "fb", fa == nil, fb == nil))
+		panic(join2ArgsMessage(w == nil, fa == nil, fb == nil))
 	}
+	if !w.sched().Crowded() {
+		return fork2(w, fa, a, fb, b)
+	}
+	// Thieves have older, larger work waiting: plain calls, fb first, its
+	// panic held for after fa (see sched.Worker.Crowded).
+	w.sched().RanInline()
+	rb, p := catch2(w, fb, b)
+	ra := fa(w, a)
+	if p != nil {
+		p.Repanic()
+	}
+	return ra, rb
+}
+
+// catch2 returns fb(w, b), or its panic instead of raising it.
+func catch2[B, RB any](w *Worker, fb func(*Worker, B) RB, b B) (rb RB, p *sched.Panic) {
+	normal := false
+	defer func() {
+		if !normal {
+			p = sched.Recovered(recover())
+		}
+	}()
+	rb = fb(w, b)
+	normal = true
+	return rb, nil
+}
+
+func join2ArgsMessage(wNil, faNil, fbNil bool) string {
+	if wNil {
+		return "par: Join2: w is nil"
+	}
+	return nilFuncMessage("Join2", "fa", "fb", faNil, fbNil)
+}
+
+// fork2 is Join2 with a stealable second half.
+func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
 	sw := w.sched()
 	j := sched.Take[join2Job[B, RB]](sw)
 	j.fb, j.b = fb, b

@@ -98,11 +98,7 @@ func (w *Worker) execute(j *Job) {
 			return
 		}
 		w.call = outer
-		if r := recover(); r != nil {
-			j.panic = newPanic(r)
-		} else {
-			j.panic = &Panic{Goexit: true} // unwinding continues after this function
-		}
+		j.panic = Recovered(recover())
 		w.complete(j)
 	}()
 	j.run(w, j)
@@ -126,6 +122,16 @@ func finish(by *Worker, j *Job) {
 }
 
 func newPanic(v any) *Panic { return &Panic{Value: v, Stack: debug.Stack()} }
+
+// Recovered returns the Panic for what recover returned in a deferred call
+// of a function that did not return normally: the value, or runtime.Goexit
+// if recover returned nil (the goroutine goes on unwinding after the call).
+func Recovered(r any) *Panic {
+	if r == nil {
+		return &Panic{Goexit: true}
+	}
+	return newPanic(r)
+}
 
 // freeList is a worker's cache of finished jobs of one type. Owner only.
 type freeList struct {

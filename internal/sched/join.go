@@ -24,6 +24,33 @@ func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned. Writes made by a and b happen before Join returns.
 func (w *Worker) Join(a, b func(w *Worker)) {
+	if w.Crowded() { // b first, its panic held for after a: see Crowded
+		w.RanInline()
+		p := w.catch(b)
+		a(w)
+		if p != nil {
+			p.Repanic()
+		}
+		return
+	}
+	w.fork(a, b)
+}
+
+// catch runs f and returns its panic instead of raising it.
+func (w *Worker) catch(f func(w *Worker)) (p *Panic) {
+	normal := false
+	defer func() {
+		if !normal {
+			p = Recovered(recover())
+		}
+	}()
+	f(w)
+	normal = true
+	return nil
+}
+
+// fork is Join with b stealable.
+func (w *Worker) fork(a, b func(w *Worker)) {
 	fj := Take[funcJob](w)
 	fj.f = b
 	fj.Init(w, runFuncJob)
@@ -49,6 +76,36 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 		b(w)
 	}
 }
+
+// crowdLen is how many forked jobs a worker keeps in its deque before it
+// runs further forks as plain calls. Thieves take the oldest job, which in a
+// divide-and-conquer recursion is the largest piece left, so while crowdLen
+// wait there, a job pushed now would wait behind them and would most likely
+// be popped back by its own fork: the record, the push and the pop (a fence)
+// would be spent for nothing. This is the task throttling of OpenMP runtimes,
+// a cheap relative of heartbeat scheduling: a recursion with a fork at every
+// level pays for a stealable job about once per crowdLen levels below the
+// point where a thief last took work.
+//
+// A crowded fork runs its second half first. Run the other way round, a fork
+// whose first half is a long chain of forks (a list walked by recursion,
+// rest first and the element's work second) would run the whole chain down
+// while crowded, hiding every element's work until the chain unwound, when no
+// fork is left to expose it: thieves would take the crowdLen queued jobs and
+// then idle. Second half first, each crowded level does its own work before it
+// goes down, and the first fork made after a thief has taken a job pushes
+// again. A panic in the second half is held until the first has run, as a
+// thief's would be, so that the first half's panic still wins.
+const crowdLen = 8
+
+// Crowded reports whether w's deque holds crowdLen or more jobs that no thief
+// has taken, so that a fork should run its halves as plain calls, the second
+// half first (see crowdLen). Such a fork calls RanInline. Owner only.
+func (w *Worker) Crowded() bool { return w.dq.Len() >= crowdLen }
+
+// RanInline counts a fork whose second half runs on w without having been
+// pushed (Crowded), as Sync counts one it took back. Owner only.
+func (w *Worker) RanInline() { w.local.inline++ }
 
 // ForkState is where a fork is, for the deferred call that ends it on every
 // exit: Forked while the first half runs, Syncing while Sync takes the job

@@ -45,7 +45,7 @@ func (w *Worker) publish() {
 // WorkerStats are one worker's counts since its pool started.
 type WorkerStats struct {
 	Tasks      uint64        // tasks it ran that were stolen, injected or handed over
-	Inline     uint64        // forks whose second half it took back and ran itself
+	Inline     uint64        // forks whose second half it ran itself: taken back, or never pushed (Crowded)
 	StealTries uint64        // looks into another deque
 	Steals     uint64        // looks that took a task
 	Injected   uint64        // tasks it took from the injection queue
