@@ -120,35 +120,32 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 //		x, y := par.Join2(w, fib, n-1, fib, n-2)
 //		return x + y
 //	}
-func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
+func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (ra RA, rb RB) {
 	if w == nil || fa == nil || fb == nil {
 		panic(join2ArgsMessage(w == nil, fa == nil, fb == nil))
 	}
-	if !w.sched().Crowded() {
+	sw := w.sched()
+	if !sw.Crowded() {
 		return fork2(w, fa, a, fb, b)
 	}
-	// Thieves have older, larger work waiting: plain calls, fb first, its
-	// panic held for after fa (see sched.Worker.Crowded).
-	w.sched().RanInline()
-	rb, p := catch2(w, fb, b)
-	ra := fa(w, a)
-	if p != nil {
-		p.Repanic()
-	}
-	return ra, rb
-}
-
-// catch2 returns fb(w, b), or its panic instead of raising it.
-func catch2[B, RB any](w *Worker, fb func(*Worker, B) RB, b B) (rb RB, p *sched.Panic) {
-	normal := false
+	// Thieves have older, larger work waiting: plain calls, fb first, and a
+	// panic in fb held until fa has run (see sched.Worker.Crowded).
+	sw.RanInline()
+	fbDone := false
 	defer func() {
-		if !normal {
-			p = sched.Recovered(recover())
+		if fbDone {
+			return
 		}
+		r := recover()
+		if r == nil {
+			return // runtime.Goexit: it unwinds on, and fa does not run
+		}
+		fa(w, a) // its panic, if any, replaces fb's
+		panic(r)
 	}()
 	rb = fb(w, b)
-	normal = true
-	return rb, nil
+	fbDone = true
+	return fa(w, a), rb
 }
 
 func join2ArgsMessage(wNil, faNil, fbNil bool) string {

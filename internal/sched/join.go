@@ -24,29 +24,27 @@ func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned. Writes made by a and b happen before Join returns.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	if w.Crowded() { // b first, its panic held for after a: see Crowded
-		w.RanInline()
-		p := w.catch(b)
-		a(w)
-		if p != nil {
-			p.Repanic()
-		}
+	if !w.Crowded() {
+		w.fork(a, b)
 		return
 	}
-	w.fork(a, b)
-}
-
-// catch runs f and returns its panic instead of raising it.
-func (w *Worker) catch(f func(w *Worker)) (p *Panic) {
-	normal := false
+	// b first, its panic held until a has run: see Crowded.
+	w.RanInline()
+	bDone := false
 	defer func() {
-		if !normal {
-			p = Recovered(recover())
+		if bDone {
+			return
 		}
+		r := recover()
+		if r == nil {
+			return // runtime.Goexit: it unwinds on, and a does not run
+		}
+		a(w) // its panic, if any, replaces b's
+		panic(r)
 	}()
-	f(w)
-	normal = true
-	return nil
+	b(w)
+	bDone = true
+	a(w)
 }
 
 // fork is Join with b stealable.

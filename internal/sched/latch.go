@@ -47,11 +47,7 @@ func runTask(w *Worker, j *Job) {
 	normal := false
 	defer func() {
 		if !normal {
-			if r := recover(); r != nil {
-				t.p = newPanic(r)
-			} else {
-				t.p = &Panic{Goexit: true}
-			}
+			t.p = Recovered(recover())
 		}
 		close(t.done) // hands t.p and every write of f to the waiter
 	}()
