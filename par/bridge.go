@@ -99,7 +99,11 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		mid = split.Cut(lo, hi) // a node of the canonical tree, whatever the schedule
 	}
 	var left, right R
-	if w.Crowded() { // the cut stays, for the leaves and the tree; only the job is spared
+	if w.Crowded() {
+		// The cut stays, for the leaves and the tree; only the job is spared.
+		// Left first, unlike a crowded Join (see sched.Worker.Crowded): both
+		// pieces of a range cut again, so neither hides a long uncut stretch,
+		// and a find-first settles sooner from the left.
 		left = reduce(w, lo, mid, sp, false, b)
 		w.RanInline()
 		right = reduce(w, mid, hi, sp, false, b)

@@ -12,10 +12,14 @@
 //
 // A fork (Worker.Join) pushes one half as a Job and runs the other; it then
 // pops the job back and runs it inline, or, if a thief took it, runs other
-// work until the thief is done (Worker.Wait). A fork's record
-// comes from a per-worker stack of records of its type (Take, Job.Put), since a
-// worker's forks nest; detached tasks, which may end on another worker, use
-// per-worker free lists (Alloc, Free). Either way a fork allocates nothing.
+// work until the thief is done (Worker.Wait). A fork's record comes from a
+// per-worker stack of records of its type (Take, Job.Put), since a worker's
+// forks nest; detached tasks, which may end on another worker, use per-worker
+// free lists (Alloc, Free). Either way a fork allocates nothing. A fork made
+// while the worker's deque already holds enough unstolen jobs for the thieves
+// (Worker.Crowded) pushes nothing: it runs its halves as plain calls, the
+// second first, which makes a fork at every level of a recursion cost about a
+// plain call below its first few levels.
 //
 // Every function says who may call it: "owner only" means the goroutine that
 // currently holds the worker (the pool's goroutine for a worker, the caller of

@@ -80,8 +80,10 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 // divide-and-conquer recursion is the largest piece left, so while crowdLen
 // wait there, a job pushed now would wait behind them and would most likely
 // be popped back by its own fork: the record, the push and the pop (a fence)
-// would be spent for nothing. This is the task throttling of OpenMP runtimes,
-// a cheap relative of heartbeat scheduling: a recursion with a fork at every
+// would be spent for nothing. This is the max-tasks cut-off of task runtimes
+// (Duran, Corbalán and Ayguadé, "An adaptive cut-off for task parallelism",
+// SC 2008), kept per worker, and a cheap relative of heartbeat scheduling
+// (Acar et al., PLDI 2018): a recursion with a fork at every
 // level pays for a stealable job about once per crowdLen levels below the
 // point where a thief last took work.
 //
