@@ -8,11 +8,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// crowdLen is the number of unstolen forks after which a worker's forks run
-// as plain calls (internal/sched).
-const crowdLen = 8
-
-// onCrowdedWorker calls f with a handle whose deque holds crowdLen unstolen
+// onCrowdedWorker calls f with a handle whose deque holds par.CrowdLen unstolen
 // forks: on a pool of one worker that is held busy, so nobody steals them.
 func onCrowdedWorker(t *testing.T, f func(w *par.Worker)) {
 	t.Helper()
@@ -32,7 +28,7 @@ func onCrowdedPool(t *testing.T, f func(p *par.Pool, w *par.Worker)) {
 	}()
 	require.True(t, await(stolen), "setup: the worker did not take the blocking half")
 	defer func() { close(release); <-held }()
-	par.Do(func(w *par.Worker) { nestJoin2(w, crowdLen, func(w *par.Worker) { f(p, w) }) }, par.OnPool(p))
+	par.Do(func(w *par.Worker) { nestJoin2(w, par.CrowdLen, func(w *par.Worker) { f(p, w) }) }, par.OnPool(p))
 }
 
 func nestJoin2(w *par.Worker, depth int, f func(w *par.Worker)) {
@@ -97,7 +93,7 @@ func TestCrowdedGoexit(t *testing.T) {
 		go func() {
 			defer close(done)
 			par.Do(func(w *par.Worker) {
-				nestJoin2(w, crowdLen, func(w *par.Worker) {
+				nestJoin2(w, par.CrowdLen, func(w *par.Worker) {
 					par.Join2(w, func(*par.Worker, int) int { ranA = true; return 0 }, 0,
 						func(*par.Worker, int) int { runtime.Goexit(); return 0 }, 0)
 				})

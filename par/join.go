@@ -59,7 +59,7 @@ func Join(a, b func(), opts ...Option) {
 // handle passed to the function that calls Join.
 //
 // A fork makes b stealable (a push on w's deque) and runs a. While w's deque
-// already holds 8 forks that no thief has taken, a further fork is not worth
+// already holds 4 forks that no thief has taken, a further fork is not worth
 // a stealable job, since thieves take the oldest, largest work first: it runs
 // b and then a as plain calls, which makes a recursion with a fork at every
 // level cost about what the plain recursion costs below the first few levels.
@@ -110,7 +110,7 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 // argument and return a result, and it is the cheapest fork weft offers: pass
 // top-level functions (not closures) and nothing escapes to the heap, the task
 // record comes from the worker's cache, and a fork costs a push and a pop;
-// while the worker already has 8 forked calls waiting for thieves, it costs
+// while the worker already has 4 forked calls waiting for thieves, it costs
 // two plain calls (see Worker.Join). Panics are handled as by Join.
 //
 //	func fib(w *par.Worker, n int) int {

@@ -30,13 +30,13 @@ func nest(w *sched.Worker, depth int, f func(w *sched.Worker)) {
 	w.Join(func(w *sched.Worker) { nest(w, depth-1, f) }, func(*sched.Worker) {})
 }
 
-// Forks push their second halves until crowdLen of them wait in the deque;
+// Forks push their second halves until CrowdLen of them wait in the deque;
 // from then on a fork runs both halves as plain calls, the second first.
 func TestCrowdedForkRunsInline(t *testing.T) {
 	onSeatAlone(t, func(w *sched.Worker) {
 		lens := []int{}
 		nest(w, sched.CrowdLen+3, func(w *sched.Worker) { lens = append(lens, w.Len()) })
-		require.Equal(t, []int{sched.CrowdLen}, lens, "forks past crowdLen must not push")
+		require.Equal(t, []int{sched.CrowdLen}, lens, "forks past CrowdLen must not push")
 
 		var order []string
 		nest(w, sched.CrowdLen, func(w *sched.Worker) {
@@ -50,13 +50,13 @@ func TestCrowdedForkRunsInline(t *testing.T) {
 
 		nest(w, sched.CrowdLen-1, func(w *sched.Worker) {
 			require.False(t, w.Crowded())
-			w.Join(func(w *sched.Worker) { require.Equal(t, sched.CrowdLen, w.Len(), "a fork below crowdLen pushes") }, func(*sched.Worker) {})
+			w.Join(func(w *sched.Worker) { require.Equal(t, sched.CrowdLen, w.Len(), "a fork below CrowdLen pushes") }, func(*sched.Worker) {})
 		})
 	})
 }
 
 // A list walked by recursion, the rest first and the element second: past
-// crowdLen, each level must do its element before it goes down, or every
+// CrowdLen, each level must do its element before it goes down, or every
 // element below would wait, unexposed, until the walk unwinds.
 func TestCrowdedSpineDoesItsWorkOnTheWayDown(t *testing.T) {
 	onSeatAlone(t, func(w *sched.Worker) {

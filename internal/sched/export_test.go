@@ -43,6 +43,3 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	}
 	return inline
 }
-
-// CrowdLen is crowdLen, for tests.
-const CrowdLen = crowdLen

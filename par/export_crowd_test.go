@@ -1,0 +1,7 @@
+package par
+
+import "github.com/weftgo/weft/internal/sched"
+
+// CrowdLen is the number of unstolen forks after which a worker's forks run
+// as plain calls.
+const CrowdLen = sched.CrowdLen
