@@ -11,7 +11,8 @@ var smallSink []int
 func double(x int) int { return x * 2 }
 
 // BenchmarkSmallMap is W8's Map part: x*2 over 1,000 ints, a call too small
-// to split, against the plain loop the compiler inlines.
+// to split, against the plain loop the compiler inlines and against the same
+// loop calling x*2 through a function value, as Map must.
 func BenchmarkSmallMap(b *testing.B) {
 	in := make([]int, 1000)
 	for i := range in {
@@ -26,9 +27,26 @@ func BenchmarkSmallMap(b *testing.B) {
 			smallSink = out
 		}
 	})
+	b.Run("impl=funcvalue", func(b *testing.B) { // the floor for any library that takes f
+		for b.Loop() {
+			smallSink = mapByValue(in, double)
+		}
+	})
 	b.Run("impl=Map", func(b *testing.B) {
 		for b.Loop() {
 			smallSink = par.Map(in, double)
 		}
 	})
+}
+
+// mapByValue is the plain loop with f called through a function value that
+// the compiler cannot inline.
+//
+//go:noinline
+func mapByValue(in []int, f func(int) int) []int {
+	out := make([]int, len(in))
+	for i, x := range in {
+		out[i] = f(x)
+	}
+	return out
 }
