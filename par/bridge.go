@@ -181,7 +181,7 @@ func run[R any](c *config, n int, b *body[R]) R {
 		if n <= b.minSeq || n <= c.grain {
 			return b.fold(0, n)
 		}
-		return parallel(c, 0, n, b)
+		return parallel(c, 0, n, b, 0)
 	}
 	first := max(1, c.minLen)
 	start := time.Now()
@@ -194,12 +194,14 @@ func run[R any](c *config, n int, b *body[R]) R {
 		if b.done(hi) {
 			return acc
 		}
-		if n-hi > first && time.Since(start) > seqBudget {
-			rest := parallel(c, hi, n, b)
-			if b.combine == nil {
-				return acc
+		if n-hi > first {
+			if el := time.Since(start); el > seqBudget {
+				rest := parallel(c, hi, n, b, paceOf(hi, el))
+				if b.combine == nil {
+					return acc
+				}
+				return b.combine(acc, rest)
 			}
-			return b.combine(acc, rest)
 		}
 		lo := hi
 		hi = min(n, lo+k)
@@ -214,11 +216,39 @@ func run[R any](c *config, n int, b *body[R]) R {
 	return acc
 }
 
-// parallel reduces [lo, hi) on the call's pool.
-func parallel[R any](c *config, lo, hi int, b *body[R]) R {
+// leafTarget is about the longest a leaf of a long call should take, judged
+// by the pace of its timed prefix. Demand-driven splitting alone leaves about
+// two leaves per worker when nobody steals, and a core that turns slow in the
+// middle of one (another process, a busy sibling hyperthread, a descheduled
+// virtual CPU) then holds up the end of the call by up to a whole leaf: on this
+// project's 2-core machine W1's adaptive default ran 13% to 30% behind the
+// best fixed grain in some runs (go run ./bench -full -w W1,W2,W3 -c none
+// -reps 15), and within 3% of it in every run with this bound. A fork per
+// 50 µs leaf, about 50 ns, is 0.1%.
+const leafTarget = 50 * time.Microsecond
+
+// maxLeavesPerWorker bounds the leaves that leafTarget may ask for, per
+// participant of the pool, for a prefix slower than the rest of the range.
+const maxLeavesPerWorker = 128
+
+// paceOf returns how many elements take about leafTarget at the pace of a
+// prefix that did done elements in el.
+func paceOf(done int, el time.Duration) int {
+	return int(int64(done) * int64(leafTarget) / max(int64(el), 1))
+}
+
+// parallel reduces [lo, hi) on the call's pool. A positive pace (see paceOf)
+// bounds the leaves to about leafTarget, but never to more than
+// maxLeavesPerWorker leaves per participant.
+func parallel[R any](c *config, lo, hi int, b *body[R], pace int) R {
 	var r R
 	c.run(func(w *sched.Worker) {
-		r = reduce(w, lo, hi, c.splitter(w.Pool().Workers()), false, b)
+		maxLeaf := 0
+		if pace > 0 {
+			parts := w.Pool().Workers() + 1 // the caller works too
+			maxLeaf = max(pace, (hi-lo)/(parts*maxLeavesPerWorker), 1)
+		}
+		r = reduce(w, lo, hi, c.splitter(w.Pool().Workers(), maxLeaf), false, b)
 	})
 	return r
 }
