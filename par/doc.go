@@ -50,6 +50,10 @@
 // No call needs tuning. Splitting follows demand, down to single elements when
 // the elements are few and costly; the timed prefix keeps calls on small or
 // cheap inputs off the pool, where they cost about what the plain loop costs.
+// The prefix also gives the pace of the elements, and no piece of a longer
+// call is left longer than about 50 µs at that pace (nor cut into more than
+// 128 pieces per participant by it), so that a core that slows down in the
+// middle of a piece holds up the end of the call by little.
 // WithGrain fixes the piece size for a call and WithMinLen bounds it from
 // below, for the rare loop whose elements are so cheap and numerous that the
 // adaptive pieces are too small, or so uneven that they are too large.
