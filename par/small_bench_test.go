@@ -32,6 +32,17 @@ func BenchmarkSmallMap(b *testing.B) {
 			smallSink = mapByValue(in, double)
 		}
 	})
+	b.Run("impl=ForRange", func(b *testing.B) { // the loop in the body, where x*2 inlines
+		for b.Loop() {
+			out := make([]int, len(in))
+			par.ForRange(len(in), func(lo, hi int) {
+				for i, x := range in[lo:hi] {
+					out[lo+i] = x * 2
+				}
+			})
+			smallSink = out
+		}
+	})
 	b.Run("impl=Map", func(b *testing.B) {
 		for b.Loop() {
 			smallSink = par.Map(in, double)
