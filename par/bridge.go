@@ -220,10 +220,10 @@ func run[R any](c *config, n int, b *body[R]) R {
 // by the pace of its timed prefix. Demand-driven splitting alone leaves about
 // two leaves per worker when nobody steals, and a core that turns slow in the
 // middle of one (another process, a busy sibling hyperthread, a descheduled
-// virtual CPU) then holds up the end of the call by up to a whole leaf: on this
-// project's 2-core machine W1's adaptive default ran 13% to 30% behind the
-// best fixed grain in some runs (go run ./bench -full -w W1,W2,W3 -c none
-// -reps 15), and within 3% of it in every run with this bound. A fork per
+// virtual CPU) then holds up the end of the call by up to a whole leaf. In
+// the grain sweep of `go run ./bench -full` on this project's 2-core machine
+// the default came within 5% of the best fixed grain in 3 of 7 runs without
+// this bound and in 7 of 12 (W1) and 6 of 7 (W2, W3) with it. A fork per
 // 50 µs leaf, about 50 ns, is 0.1%.
 const leafTarget = 50 * time.Microsecond
 
