@@ -24,6 +24,7 @@ type body[R any] struct {
 	// before the first leaf runs.
 	trace   context.Context
 	leaf    func(lo, hi int) R
+	each    func(lo, hi int)      // instead of leaf when R carries nothing: spares a wrapper
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
 	// fixedTree: the result must come from the same tree of combines whatever
 	// the timing: the range is cut as split.Cut says, and the call does not
@@ -65,7 +66,11 @@ func (b *body[R]) fold(lo, hi int) (r R) {
 			b.stop.Store(true)
 		}
 	}()
-	r = b.leaf(lo, hi)
+	if b.each != nil {
+		b.each(lo, hi)
+	} else {
+		r = b.leaf(lo, hi)
+	}
 	ok = true
 	return r
 }

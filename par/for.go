@@ -46,10 +46,7 @@ func forRange(name string, n int, f func(lo, hi int), opts []Option) {
 	if n == 0 {
 		return
 	}
-	run(&c, n, &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
-		f(lo, hi)
-		return struct{}{}
-	}})
+	run(&c, n, &body[struct{}]{name: name, each: f})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the
