@@ -418,6 +418,18 @@ func runFairCmd(f *flags) (int, error) {
 	prog := newProgress(f.progress)
 	rep := runFair(defaultFairConfig(), prog)
 	prog.clear()
+	return finishMode(f, rep)
+}
+
+// modeReport is the report of a mode that replaces the suite (-soak, -fair).
+type modeReport interface {
+	write(w io.Writer)
+	failed() bool
+}
+
+// finishMode prints rep, or writes it as JSON with -json ("-": to standard
+// output only), and returns the exit code: 1 if rep failed.
+func finishMode(f *flags, rep modeReport) (int, error) {
 	if f.jsonPath != "-" {
 		rep.write(os.Stdout)
 	}

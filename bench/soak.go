@@ -514,16 +514,5 @@ func runSoakCmd(f *flags) (int, error) {
 	prog := newProgress(f.progress)
 	rep := runSoak(defaultSoakConfig(f.soak), prog)
 	prog.clear()
-	if f.jsonPath != "-" {
-		rep.write(os.Stdout)
-	}
-	if f.jsonPath != "" {
-		if err := writeJSONValue(f.jsonPath, rep); err != nil {
-			return 0, err
-		}
-	}
-	if rep.failed() {
-		return 1, nil
-	}
-	return 0, nil
+	return finishMode(f, rep)
 }

@@ -68,14 +68,15 @@
 // which costs a lock and a few atomic operations. See the benchmarks in this
 // package and `go run ./bench` for measured figures.
 //
-// A call costs about 150 ns more than the plain loop when it ends within its
-// timed prefix (two or three small allocations and a few clock reads), and
-// Map, like every function that takes f, calls f through a function value,
-// which the compiler cannot inline: on a body as cheap as x*2 that is about
-// 1 ns per element (BenchmarkSmallMap: the loop calling x*2 through a function value
-// takes 1.4 to 1.5 times the inlined loop, and Map 1.6). For such bodies,
-// ForRange with the loop written in its body keeps the body inlined (1.2 to
-// 1.3 times the loop on 1,000 ints).
+// A call costs about 130 ns more than the plain loop when it ends within its
+// timed prefix (BenchmarkSmallCall: its record, any closure it builds around
+// f, and a clock read or more), and Map, like every function that takes f,
+// calls f through a function value, which the compiler cannot inline: on a
+// body as cheap as x*2 that is about 1 ns per element (BenchmarkSmallMap: the
+// loop calling x*2 through a function value takes 1.4 to 1.5 times the
+// inlined loop, and Map 1.6). For such bodies, ForRange with the loop written
+// in its body keeps the body inlined (1.2 to 1.3 times the loop on 1,000
+// ints).
 //
 // # Tracing
 //

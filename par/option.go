@@ -162,12 +162,19 @@ func exported(name string) bool {
 // with the given number of workers. The budget counts the caller too, which
 // works on its call like a worker: with a pool of one worker and budget one, a
 // call on two cores was cut into two pieces and the end of the call waited
-// for the slower one. maxLeaf, if positive, bounds the leaves (see parallel).
-func (c *config) splitter(workers, maxLeaf int) split.Splitter {
+// for the slower one. A positive pace (see paceOf) bounds the leaves of the
+// n elements to about leafTarget, but to no fewer elements than make
+// maxLeavesPerWorker leaves per participant.
+func (c *config) splitter(workers, n, pace int) split.Splitter {
 	if c.grain > 0 {
 		return split.Fixed(c.grain)
 	}
-	return split.New(workers+1, max(c.minLen, 1), maxLeaf)
+	parts := workers + 1 // the caller works too
+	maxLeaf := 0
+	if pace > 0 {
+		maxLeaf = max(pace, n/(parts*maxLeavesPerWorker), 1)
+	}
+	return split.New(parts, max(c.minLen, 1), maxLeaf)
 }
 
 // run calls f with a seat of the call's pool.

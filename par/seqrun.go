@@ -557,7 +557,7 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 // workers.
 func (r *seqRun[E, V]) splitter(workers int) split.Splitter {
 	if r.shape.minPiece == 0 {
-		return r.c.splitter(workers, 0)
+		return r.c.splitter(workers, 0, 0)
 	}
 	return split.New(workers, max(r.c.minLen, r.shape.minPiece), r.c.grain)
 }

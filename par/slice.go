@@ -10,7 +10,8 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 	out := make([]R, len(s))
 	forRange("par.Map", len(s), func(lo, hi int) {
 		// A loop over locals: one that writes out[lo+i] reloads the captured
-		// slices after every call of f, twice the instructions per element.
+		// slices after every call of f, 25 instructions per element against
+		// 13 (go test -c ./par; go tool objdump -s 'par\.Map\[.*func1').
 		src, dst := s[lo:hi], out[lo:hi]
 		dst = dst[:len(src)] // drops the bounds check of dst[i]
 		for i, e := range src {

@@ -61,3 +61,25 @@ func mapByValue(in []int, f func(int) int) []int {
 	}
 	return out
 }
+
+// BenchmarkSmallCall is the fixed cost of a call that ends within its timed
+// prefix: ForRange over one element against the same body called directly.
+func BenchmarkSmallCall(b *testing.B) {
+	out := make([]int, 1)
+	body := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = i * 2
+		}
+	}
+	b.Run("impl=direct", func(b *testing.B) {
+		for b.Loop() {
+			body(0, 1)
+		}
+	})
+	b.Run("impl=ForRange", func(b *testing.B) {
+		for b.Loop() {
+			par.ForRange(1, body)
+		}
+	})
+	smallSink = out
+}

@@ -55,10 +55,8 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 	w.Push(&fj.Job)
 	st := Forked
 	defer func() { // on every exit: the record goes back only after the fork ends
-		if st != Ended {
-			if !w.EndCut(&fj.Job, st) {
-				return
-			}
+		if st != Ended && !w.EndCut(&fj.Job, st) {
+			return // fj may still run on a thief: dropped, not reused
 		}
 		fj.f = nil // drop the closure before the record is reused
 		fj.Put()
