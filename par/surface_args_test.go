@@ -23,7 +23,9 @@ func surfaceCalls() []optCall {
 		{"FilterIndex", func(n int, o []par.Option) { par.FilterIndex(indices(n), func(int, int) bool { return true }, o...) }},
 		{"Partition", func(n int, o []par.Option) { par.Partition(indices(n), yes, o...) }},
 		{"Unzip", func(n int, o []par.Option) { par.Unzip(indices(n), func(x int) (int, int) { return x, x }, o...) }},
-		{"MapInit", func(n int, o []par.Option) { par.MapInit(indices(n), newInt, func(_ *int, x int) int { return x }, o...) }},
+		{"MapInit", func(n int, o []par.Option) {
+			par.MapInit(indices(n), newInt, func(_ *int, x int) int { return x }, o...)
+		}},
 		{"ForEachInit", func(n int, o []par.Option) { par.ForEachInit(indices(n), newInt, func(*int, int) {}, o...) }},
 		{"FindLast", func(n int, o []par.Option) { par.FindLast(indices(n), yes, o...) }},
 		{"FindLastIndex", func(n int, o []par.Option) { par.FindLastIndex(indices(n), yes, o...) }},
