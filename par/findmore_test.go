@@ -164,16 +164,23 @@ func TestFindLastSkipsLeft(t *testing.T) {
 	}
 }
 
-// TestFindMoreNested runs the searches inside another call's callbacks.
+// TestFindMoreNested runs the searches, and Product, inside another call's
+// callbacks.
 func TestFindMoreNested(t *testing.T) {
 	pools := testPools(t)
 	in := withMatches(newRand(7), 5000, []int{100, 2500, 4000})
+	prod := 1
+	for _, x := range in {
+		prod *= x | 1
+	}
+	odd := par.Map(in, func(x int) int { return x | 1 })
 	for _, p := range pools {
 		t.Run(poolName(p), func(t *testing.T) {
 			ok := par.Map(indices(12), func(k int) bool {
 				opts := poolOpts(pools[k%len(pools)])
 				a := par.FindAnyIndex(in, isMatch, opts...)
-				return par.FindLastIndex(in, isMatch, opts...) == 4000 &&
+				return par.Product(odd, append(opts, par.WithGrain(128))...) == prod &&
+					par.FindLastIndex(in, isMatch, opts...) == 4000 &&
 					slices.Equal(par.Positions(in, isMatch, opts...), []int{100, 2500, 4000}) &&
 					(a == 100 || a == 2500 || a == 4000)
 			}, append(poolOpts(p), par.WithGrain(1))...)
