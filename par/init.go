@@ -13,15 +13,14 @@ import "sync"
 // works on the call at the same moment: at most the pool's workers plus the
 // caller, unless f makes parallel calls itself (a worker that waits inside f
 // runs other pieces meanwhile, which need values of their own). The count is
-// small but not fixed: it depends on timing, never on the length of s beyond
-// that. It is 0 for an empty s and at least 1 otherwise. On this project's
-// 2-core machine, MapInit over 10^6 ints ran init 1 to 3 times on pools of 1
-// to 8 workers, where ForRange cut the same range into 11 to 23 pieces, and
-// with WithGrain(1), a piece per element, no more than workers+1 times
-// (TestInitCountSmall checks that bound). A value goes from
-// one leaf to the next with a mutex, so writes to it by one leaf happen
-// before the next leaf that takes it. The values are dropped when MapInit
-// returns.
+// small but not fixed, since it depends on timing: 0 for an empty s, at least
+// 1 otherwise. On this project's 2-core machine, MapInit over 10^6 ints ran
+// init 1 to 3 times on pools of 1 to 8 workers, where ForRange cut the same
+// range into 11 to 23 pieces; with WithGrain(1), a piece per element, it ran
+// init at most workers+1 times (TestInitCountSmall checks that bound). A
+// value goes from one leaf to the next through a mutex, so the writes made to
+// it by one leaf happen before the next leaf that takes it. The values are
+// dropped when MapInit returns.
 //
 // The value is passed as T, not *T: the values such a body wants (a
 // *bytes.Buffer, a *rand.Rand, a hash.Hash, a *[4096]byte) are pointers or
