@@ -30,10 +30,10 @@ func Sum[S ~[]E, E Number](s S, opts ...Option) E {
 // the blocks are combined pairwise, over the tree of Sum, which depends only
 // on len(s), so the same input gives a bit-identical result on every run and
 // for every pool, number of workers and option, overflow to an infinity, and
-// NaN included. The result may differ in the last bits from a sequential
-// loop's, whose rounding errors pile up in another order; the pairwise
-// grouping bounds the relative error by a multiple of log(len(s)) rather than
-// len(s). It costs what Sum costs.
+// NaN included. The result may differ in its last bits from a sequential
+// loop's: every grouping rounds len(s)-1 times, so the relative error is
+// bounded by about len(s)-1 units in the last place, as the loop's is, but
+// the roundings differ. It costs what Sum costs.
 func Product[S ~[]E, E Number](s S, opts ...Option) E {
 	c := configure(opts)
 	return blockTree(&c, "par.Product", s, 1, blockProduct[E], func(a, b E) E { return a * b })
