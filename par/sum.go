@@ -21,7 +21,30 @@ type Number interface {
 // its error grows with log(len(s)) rather than len(s).
 func Sum[S ~[]E, E Number](s S, opts ...Option) E {
 	c := configure(opts)
-	return blockTree(&c, "par.Sum", s, 0, blockSum[E], func(a, b E) E { return a + b })
+	blocks := split.Blocks(len(s))
+	if blocks == 0 {
+		return 0
+	}
+	// The range is one of blocks: grains given in elements become blocks, so
+	// that no piece cuts a block of the canonical tree.
+	if c.grain > 0 {
+		c.grain = max(1, c.grain/split.Block)
+	}
+	c.minLen = max(1, c.minLen/split.Block)
+	var zero E
+	add := func(a, b E) E { return a + b }
+	return run(&c, blocks, &body[E]{
+		name: "par.Sum",
+		leaf: func(lo, hi int) E {
+			return split.Pairwise(lo, hi, func(b int) E {
+				blo, bhi := split.BlockRange(b, len(s))
+				return blockSum(s[blo:bhi])
+			}, add)
+		},
+		combine:   add,
+		fixedTree: true,
+		minSeq:    split.Blocks(split.StreamLen(int(unsafe.Sizeof(zero)))),
+	})
 }
 
 // Product returns the product of the elements of s; 1 if s is empty. Integer
@@ -36,35 +59,29 @@ func Sum[S ~[]E, E Number](s S, opts ...Option) E {
 // the roundings differ. It costs what Sum costs.
 func Product[S ~[]E, E Number](s S, opts ...Option) E {
 	c := configure(opts)
-	return blockTree(&c, "par.Product", s, 1, blockProduct[E], func(a, b E) E { return a * b })
-}
-
-// blockTree folds s over the canonical tree of split.Pairwise: block folds up
-// to split.Block elements in a fixed pattern, op combines two adjacent
-// subtrees, and identity is the result for an empty s. The pieces of the
-// range are whole subtrees, whatever the timing, so the result depends only
-// on len(s) and the elements.
-func blockTree[E Number](c *config, name string, s []E, identity E, block func([]E) E, op func(a, b E) E) E {
 	blocks := split.Blocks(len(s))
 	if blocks == 0 {
-		return identity
+		return 1
 	}
-	// The range is one of blocks: grains given in elements become blocks, so
-	// that no piece cuts a block of the canonical tree.
+	// As in Sum, whose body this is with * for +. Sum's leaf calls blockSum
+	// directly, not through a function value that both could share: W8's
+	// small sum (2000 float64, all in one leaf) is meant to cost what the
+	// loop costs.
 	if c.grain > 0 {
 		c.grain = max(1, c.grain/split.Block)
 	}
 	c.minLen = max(1, c.minLen/split.Block)
 	var zero E
-	return run(c, blocks, &body[E]{
-		name: name,
+	mul := func(a, b E) E { return a * b }
+	return run(&c, blocks, &body[E]{
+		name: "par.Product",
 		leaf: func(lo, hi int) E {
 			return split.Pairwise(lo, hi, func(b int) E {
 				blo, bhi := split.BlockRange(b, len(s))
-				return block(s[blo:bhi])
-			}, op)
+				return blockProduct(s[blo:bhi])
+			}, mul)
 		},
-		combine:   op,
+		combine:   mul,
 		fixedTree: true,
 		minSeq:    split.Blocks(split.StreamLen(int(unsafe.Sizeof(zero)))),
 	})
