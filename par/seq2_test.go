@@ -8,20 +8,18 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
 
-// seqWatched2 is seqWatched for pairs: slices.All(xs), counting the pairs
-// pulled in *pulled and checking that it runs on the consumer's goroutine.
+// seqWatched2 is seqWatched for pairs: the pairs of slices.All(xs), counted
+// in *pulled, pulled through seqWatched so that it checks that the sequence
+// runs on the consumer's goroutine.
 func seqWatched2(t *testing.T, xs []int, pulled *int) iter.Seq2[int, int] {
-	g := seqGoid()
+	keys := seqWatched(t, indices(len(xs)), pulled)
 	return func(yield func(int, int) bool) {
-		assert.Equal(t, g, seqGoid(), "the sequence runs on the consumer's goroutine")
-		for i, x := range xs {
-			*pulled++
-			if !yield(i, x) {
+		for i := range keys {
+			if !yield(i, xs[i]) {
 				return
 			}
 		}

@@ -79,19 +79,19 @@ var surfaceCallbacks = []panicCall{
 		par.ForEachInit(indices(n), initFailing(at, v), func(s *int, i int) { *s += i }, opts...)
 	}},
 	{"FindLastIndex.pred", func(n, at int, v any, opts []par.Option) {
-		par.FindLastIndex(indices(n), failAt(at, v), opts...)
+		par.FindLastIndex(indices(n), predFailingAt(at, v), opts...)
 	}},
 	{"FindLast.pred", func(n, at int, v any, opts []par.Option) {
-		par.FindLast(indices(n), failAt(at, v), opts...)
+		par.FindLast(indices(n), predFailingAt(at, v), opts...)
 	}},
 	{"FindAnyIndex.pred", func(n, at int, v any, opts []par.Option) {
-		par.FindAnyIndex(indices(n), failAt(at, v), opts...)
+		par.FindAnyIndex(indices(n), predFailingAt(at, v), opts...)
 	}},
 	{"FindAny.pred", func(n, at int, v any, opts []par.Option) {
-		par.FindAny(indices(n), failAt(at, v), opts...)
+		par.FindAny(indices(n), predFailingAt(at, v), opts...)
 	}},
 	{"Positions.pred", func(n, at int, v any, opts []par.Option) {
-		par.Positions(indices(n), failAt(at, v), opts...)
+		par.Positions(indices(n), predFailingAt(at, v), opts...)
 	}},
 	{"MapSeq2.f", func(n, at int, v any, opts []par.Option) {
 		for range par.MapSeq2(slices.All(indices(n)), func(i, _ int) int {
@@ -118,8 +118,8 @@ var surfaceCallbacks = []panicCall{
 	}},
 }
 
-// failAt is a predicate that is false everywhere, and fails at element at.
-func failAt(at int, v any) func(int) bool {
+// predFailingAt is a predicate that is false everywhere, and fails at element at.
+func predFailingAt(at int, v any) func(int) bool {
 	return func(i int) bool {
 		if i == at {
 			fail(v)
