@@ -3,6 +3,7 @@ package par_test
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"slices"
 	"sync"
 	"testing"
 
@@ -127,6 +128,46 @@ func BenchmarkProduct(b *testing.B) {
 	b.Run("impl=Product", func(b *testing.B) {
 		for b.Loop() {
 			productSink = par.Product(in)
+		}
+	})
+}
+
+var seq2Sink int
+
+// BenchmarkSeq2Cost is what carrying a pair costs: MapSeq2 over
+// slices.All(xs) against MapSeq over slices.Values(xs), with a function as
+// cheap as x*2 (so that the passes mostly work alone on the caller) and the
+// plain range loop over slices.All.
+func BenchmarkSeq2Cost(b *testing.B) {
+	xs := make([]int, 1000)
+	for i := range xs {
+		xs[i] = i
+	}
+	b.Run("impl=loop", func(b *testing.B) {
+		for b.Loop() {
+			s := 0
+			for i, x := range slices.All(xs) {
+				s += i + 2*x
+			}
+			seq2Sink = s
+		}
+	})
+	b.Run("impl=MapSeq", func(b *testing.B) {
+		for b.Loop() {
+			s := 0
+			for y := range par.MapSeq(slices.Values(xs), func(x int) int { return 2 * x }) {
+				s += y
+			}
+			seq2Sink = s
+		}
+	})
+	b.Run("impl=MapSeq2", func(b *testing.B) {
+		for b.Loop() {
+			s := 0
+			for y := range par.MapSeq2(slices.All(xs), func(i, x int) int { return i + 2*x }) {
+				s += y
+			}
+			seq2Sink = s
 		}
 	})
 }
