@@ -16,8 +16,11 @@ import (
 // the caller, a pair costs one call more than an element of the ...Seq form
 // (the iter.Seq2 yields into the adaptor that makes the pair); in a batch,
 // one call more as well (the engine calls f through a function of the pair).
-// Over 1000 ints, MapSeq2 took a median of 5.2 µs against MapSeq's 4.9 µs
-// (go test ./par -run '^$' -bench Seq2Cost -count 6, on a loaded machine).
+// A pass also allocates two records more (the adaptor, and the function of
+// the pair). Over 1000 ints, medians of MapSeq2 were 5.2 to 6.0 µs against
+// MapSeq's 4.2 to 4.9 µs in two runs of
+// go test ./par -run '^$' -bench Seq2Cost -benchmem -count 6 on a loaded
+// machine.
 
 // pair is one element of an iter.Seq2 while it waits in a batch.
 type pair[K, V any] struct {
