@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
@@ -249,13 +250,6 @@ func spinUntil(w *par.Worker, ch <-chan struct{}) bool {
 }
 
 // waitGoroutines polls until at most n goroutines remain and returns the last
-// count. Exiting goroutines take a moment to be uncounted; the loop is bounded
-// by a number of rounds, not by a time limit that a test asserts on.
-func waitGoroutines(n int) int {
-	got := runtime.NumGoroutine()
-	for i := 0; i < 1000 && got > n; i++ {
-		time.Sleep(5 * time.Millisecond)
-		got = runtime.NumGoroutine()
-	}
-	return got
-}
+// count (torture.WaitGoroutines: bounded by rounds, not by a time limit that a
+// test asserts on).
+func waitGoroutines(n int) int { return torture.WaitGoroutines(n) }

@@ -172,88 +172,68 @@ func runFork(w *sched.Worker, j *sched.Job) {
 }
 
 // visit runs node n on w; s is the enclosing latch scope, if any.
-func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) (sum uint64) {
-	if !t.Enter(n) {
-		t.e.Errorf(t.Seed, "node %d (%s) entered twice", n.ID, t.Name(n))
-	}
-	normal := false
-	defer func() {
-		if normal {
-			t.Returned(n, sum)
-			return
-		}
-		v := recover()
-		t.Panicked(n, v)
-		panic(v)
-	}()
-	if n.Pre != nil {
-		panic(n.Pre)
-	}
-	sum = n.Weight
-	switch n.Kind {
-	case kLeaf:
-		torture.Spin(n.Weight, n.Work)
-	case kJoin:
-		var a, b uint64
-		w.Join(
-			func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) },
-			func(w *sched.Worker) { t.halves.Add(1); b = t.visit(w, n.Kids[1], s) },
-		)
-		sum += a + b
-	case kFork:
-		j := sched.Alloc[forkJob](w)
-		j.t, j.n, j.s = t, n.Kids[1], s
-		if !j.HasRun() {
-			j.Init(w, runFork)
-		} else {
-			j.Init(w, nil)
-		}
-		var a uint64
-		if w.Fork(&j.Job, func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) }) {
-			t.halves.Add(1)
-			j.res = t.visit(w, j.n, s)
-		}
-		sum += a + j.res
-		j.t, j.n, j.s, j.res = nil, nil, nil, 0
-		sched.Free(w, j)
-	case kLatch:
-		ls := &latchScope{}
-		ls.l.Init(w)
-		func() {
-			ok := false
-			defer func() {
-				if !ok {
-					ls.failure.CompareAndSwap(nil, &sched.Panic{Value: recover()})
-				}
-				ls.l.Done(w)
-			}()
-			for _, k := range n.Kids {
-				push(w, t, ls, k)
+func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) uint64 {
+	return t.Visit(n, func() (sum uint64) {
+		switch n.Kind {
+		case kLeaf:
+			torture.Spin(n.Weight, n.Work)
+		case kJoin:
+			var a, b uint64
+			w.Join(
+				func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) },
+				func(w *sched.Worker) { t.halves.Add(1); b = t.visit(w, n.Kids[1], s) },
+			)
+			sum += a + b
+		case kFork:
+			j := sched.Alloc[forkJob](w)
+			j.t, j.n, j.s = t, n.Kids[1], s
+			if !j.HasRun() {
+				j.Init(w, runFork)
+			} else {
+				j.Init(w, nil)
 			}
-			ok = true
-		}()
-		w.Wait(&ls.l.Job)
-		if p := ls.failure.Load(); p != nil {
-			p.Repanic()
+			var a uint64
+			if w.Fork(&j.Job, func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) }) {
+				t.halves.Add(1)
+				j.res = t.visit(w, j.n, s)
+			}
+			sum += a + j.res
+			j.t, j.n, j.s, j.res = nil, nil, nil, 0
+			sched.Free(w, j)
+		case kLatch:
+			ls := &latchScope{}
+			ls.l.Init(w)
+			func() {
+				ok := false
+				defer func() {
+					if !ok {
+						ls.failure.CompareAndSwap(nil, &sched.Panic{Value: recover()})
+					}
+					ls.l.Done(w)
+				}()
+				for _, k := range n.Kids {
+					push(w, t, ls, k)
+				}
+				ok = true
+			}()
+			w.Wait(&ls.l.Job)
+			if p := ls.failure.Load(); p != nil {
+				p.Repanic()
+			}
+		case kRun:
+			// A nested call holds another handle: its tasks cannot push onto
+			// the enclosing latch from there, so the subtree gets none.
+			t.e.pools[t.pool[n.ID]].Run(func(w *sched.Worker) { sum += t.visit(w, n.Kids[0], nil) })
+		case kSpawn:
+			if s == nil {
+				break // under a nested call: see kRun; the kids are never run
+			}
+			for _, k := range n.Kids {
+				push(w, t, s, k)
+			}
 		}
-	case kRun:
-		// A nested call holds another handle: its tasks cannot push onto
-		// the enclosing latch from there, so the subtree gets none.
-		t.e.pools[t.pool[n.ID]].Run(func(w *sched.Worker) { sum += t.visit(w, n.Kids[0], nil) })
-	case kSpawn:
-		if s == nil {
-			break // under a nested call: see kRun; the kids are never run
-		}
-		for _, k := range n.Kids {
-			push(w, t, s, k)
-		}
-	}
-	if n.Post != nil {
-		t.PostHit(n)
-		panic(n.Post)
-	}
-	normal = true
-	return sum
+		return sum
+	})
 }
 
 // treeCase runs a tree as a top-level call (Run) or as a submitted task
@@ -270,6 +250,7 @@ func treeCase(e *env, seed uint64) {
 	}
 	t := genRun(r, seed, budget)
 	t.e = e
+	t.Errorf = func(format string, args ...any) { e.Errorf(seed, format, args...) }
 	p := e.pools[r.IntN(len(e.pools))]
 	spawned := r.IntN(4) == 0
 	got, panicked := torture.Catch(func() {
@@ -285,7 +266,7 @@ func treeCase(e *env, seed uint64) {
 		}
 		p.Run(f)
 	})
-	t.Check(got, panicked, func(format string, args ...any) { e.Errorf(seed, format, args...) })
+	t.Check(got, panicked)
 	if panicked {
 		e.panics.Add(1)
 	}

@@ -2,7 +2,7 @@ package torture
 
 // Check compares the record of a run with the rules, once the top-level call
 // has returned; got is what that call panicked with, if it did. It reports
-// each broken rule through errorf, and stops at the first one about a node,
+// each broken rule through t.Errorf, and stops at the first one about a node,
 // since the nodes above it then break rules too. The rules:
 //
 //   - a panic value is always an injected *Boom;
@@ -14,7 +14,8 @@ package torture
 //     normally (its guard), and an orphan never runs;
 //   - a node that returned normally returned the sum of its subtree;
 //   - a node exits with the panic its Rule chooses.
-func (t *Tree) Check(got any, panicked bool, errorf func(format string, args ...any)) {
+func (t *Tree) Check(got any, panicked bool) {
+	errorf := t.Errorf
 	if f := t.foreign.Load(); f != nil {
 		errorf("foreign panic value: %v", f)
 	}

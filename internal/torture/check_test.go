@@ -3,6 +3,7 @@ package torture_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,40 +28,43 @@ func fork3(boom0, boom1 bool) *torture.Tree {
 	root.Pre, root.Post = nil, nil
 	t.AnyPanic = boom0 || boom1
 	t.Seal()
+	record(t)
 	return t
 }
 
-// visit runs n as a package's visit does, recording it in t; order lists
-// the children it runs, in the order it runs them.
-func visit(t *torture.Tree, n *torture.Node, order []int) (sum uint64) {
-	t.Enter(n)
-	normal := false
-	defer func() {
-		if normal {
-			t.Returned(n, sum)
-			return
+// visit runs n as a package's visit does; order lists the children it
+// runs, in the order it runs them.
+func visit(t *torture.Tree, n *torture.Node, order []int) uint64 {
+	return t.Visit(n, func() (sum uint64) {
+		for _, i := range order {
+			if i < len(n.Kids) {
+				sum += visit(t, n.Kids[i], order)
+			}
 		}
-		v := recover()
-		t.Panicked(n, v)
-		panic(v)
-	}()
-	if n.Pre != nil {
-		panic(n.Pre)
-	}
-	sum = n.Weight
-	for _, i := range order {
-		if i < len(n.Kids) {
-			sum += visit(t, n.Kids[i], order)
-		}
-	}
-	normal = true
-	return sum
+		return sum
+	})
 }
 
-func errorsOf(t *torture.Tree, got any, panicked bool) []string {
+// reports holds what each tree of these tests reported, run and check.
+var reports sync.Map // *torture.Tree -> *[]string
+
+// record makes t report into its list in reports.
+func record(t *torture.Tree) {
 	var errs []string
-	t.Check(got, panicked, func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) })
-	return errs
+	var mu sync.Mutex
+	reports.Store(t, &errs)
+	t.Errorf = func(format string, args ...any) {
+		mu.Lock()
+		errs = append(errs, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+}
+
+// errorsOf checks t's run and returns what the run and the check reported.
+func errorsOf(t *torture.Tree, got any, panicked bool) []string {
+	t.Check(got, panicked)
+	errs, _ := reports.Load(t)
+	return *errs.(*[]string)
 }
 
 // TestCheckPassesAFaithfulRun: a run that follows the rules breaks none.
@@ -89,13 +93,22 @@ func TestCheckCatchesBrokenRules(t *testing.T) {
 	t.Run("a half runs twice", func(t *testing.T) {
 		tr := fork3(false, false)
 		got, panicked := torture.Catch(func() { visit(tr, tr.Nodes[0], []int{0, 1, 1}) })
-		assert.NotEmpty(t, errorsOf(tr, got, panicked))
+		assert.False(t, panicked, "%v", got)
+		assert.Contains(t, fmt.Sprint(errorsOf(tr, got, panicked)), "entered twice")
 	})
 	t.Run("a half still running", func(t *testing.T) {
 		tr := fork3(false, false)
-		tr.Enter(tr.Nodes[2]) // entered, never exited: the call returned too early
+		started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		go func() { // the second half, still running when the call returns
+			defer close(done)
+			tr.Visit(tr.Nodes[2], func() uint64 { close(started); <-release; return 0 })
+		}()
+		<-started
 		got, panicked := torture.Catch(func() { visit(tr, tr.Nodes[0], []int{0}) })
-		assert.Contains(t, fmt.Sprint(errorsOf(tr, got, panicked)), "exited 0 times")
+		errs := errorsOf(tr, got, panicked)
+		close(release)
+		<-done
+		assert.Contains(t, fmt.Sprint(errs), "exited 0 times")
 	})
 	t.Run("panic lost", func(t *testing.T) {
 		tr := fork3(true, false)
@@ -106,9 +119,7 @@ func TestCheckCatchesBrokenRules(t *testing.T) {
 		tr := fork3(false, false)
 		tr.Nodes[1].Pre = &torture.Boom{}
 		got, panicked := torture.Catch(func() {
-			tr.Enter(tr.Nodes[0])
-			defer func() { v := recover(); tr.Panicked(tr.Nodes[0], v); panic(v) }()
-			panic("not a boom")
+			tr.Visit(tr.Nodes[0], func() uint64 { panic("not a boom") })
 		})
 		assert.Contains(t, fmt.Sprint(errorsOf(tr, got, panicked)), "foreign")
 	})
@@ -122,9 +133,11 @@ func TestCheckCatchesBrokenRules(t *testing.T) {
 		g.Kids = []*torture.Node{k}
 		tr.AnyPanic = true
 		tr.Seal()
-		tr.Enter(g)
-		torture.Catch(func() { visit(tr, k, nil) })
-		tr.Returned(g, g.Weight)
+		record(tr)
+		tr.Visit(g, func() uint64 { // a group that loses its task's panic
+			torture.Catch(func() { visit(tr, k, nil) })
+			return 0
+		})
 		assert.Contains(t, fmt.Sprint(errorsOf(tr, nil, false)), "returned normally, yet a task")
 	})
 }

@@ -47,13 +47,17 @@ type Node struct {
 // Tree is a random fork-join tree and the record of one run of it. The
 // package that runs it decides the kinds of its nodes; the record and the
 // rules are the same for every package. A run records every node's entry and
-// exit from the goroutine that runs the node (Enter, Returned, Panicked); the
-// top-level caller checks the record once the call has returned (Check).
+// exit from the goroutine that runs the node (Visit); the top-level caller
+// checks the record once the call has returned (Check).
 type Tree struct {
 	Seed     uint64
 	Nodes    []*Node // parents before children: ids grow from parent to child
 	Names    []string
 	AnyPanic bool // some node has a pre or post panic
+
+	// Errorf reports a broken rule of the case; Visit and Check call it, from
+	// any goroutine. Set it before the run.
+	Errorf func(format string, args ...any)
 
 	panicP float64 // the probability that a node panics on entry, and after its children
 	budget int
@@ -126,32 +130,43 @@ func (t *Tree) Seal() {
 // Name is n's kind, for messages.
 func (t *Tree) Name(n *Node) string { return t.Names[n.Kind] }
 
-// Enter counts an entry of n; it reports false if n had been entered before.
-// The goroutine that runs n.
-func (t *Tree) Enter(n *Node) bool { return t.entered[n.ID].Add(1) == 1 }
-
-// Returned records that n exited normally with sum. The goroutine that runs n.
-func (t *Tree) Returned(n *Node, sum uint64) {
-	t.sums[n.ID].Store(sum)
-	t.normal[n.ID].Store(true)
-	t.exited[n.ID].Add(1)
-}
-
-// Panicked records that n exited by a panic with v, as its deferred function
-// recovered it; the caller then panics with v again. The goroutine that runs
-// n.
-func (t *Tree) Panicked(n *Node, v any) {
-	if b, ok := v.(*Boom); ok {
-		t.exitVal[n.ID].Store(b)
-	} else {
-		t.foreign.CompareAndSwap(nil, fmt.Sprintf("node %d: panic value %#v of type %T", n.ID, v, v))
+// Visit runs node n on the calling goroutine and records the run: the entry
+// (a second entry is reported through Errorf), the pre panic, body, which
+// runs the node's work and children and returns the sum of the children it
+// waits for, the post panic, and how n exited. A panic goes on with its
+// value once recorded.
+func (t *Tree) Visit(n *Node, body func() uint64) (sum uint64) {
+	if t.entered[n.ID].Add(1) != 1 {
+		t.Errorf("node %d (%s) entered twice", n.ID, t.Name(n))
 	}
-	t.exited[n.ID].Add(1)
+	normal := false
+	defer func() {
+		if normal {
+			t.sums[n.ID].Store(sum)
+			t.normal[n.ID].Store(true)
+			t.exited[n.ID].Add(1)
+			return
+		}
+		v := recover()
+		if b, ok := v.(*Boom); ok {
+			t.exitVal[n.ID].Store(b)
+		} else {
+			t.foreign.CompareAndSwap(nil, fmt.Sprintf("node %d: panic value %#v of type %T", n.ID, v, v))
+		}
+		t.exited[n.ID].Add(1)
+		panic(v)
+	}()
+	if n.Pre != nil {
+		panic(n.Pre)
+	}
+	sum = n.Weight + body()
+	if n.Post != nil {
+		t.postHit[n.ID].Store(true)
+		panic(n.Post)
+	}
+	normal = true
+	return sum
 }
-
-// PostHit records that n reached its post panic: its children returned. The
-// goroutine that runs n, just before it panics.
-func (t *Tree) PostHit(n *Node) { t.postHit[n.ID].Store(true) }
 
 // Entries is how many node entries the run has made so far: a count that
 // grows after the top-level call has returned shows a node run too late.
