@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
@@ -206,33 +207,6 @@ func TestZeroOptionPanics(t *testing.T) {
 	}
 }
 
-// TestClosedPoolMessages: a call directed at a closed pool panics, on an
-// empty input as on a long one, with an error that wraps ErrClosed and names
-// the call and the option; the default pool and other pools are not affected.
-func TestClosedPoolMessages(t *testing.T) {
-	closed := par.NewPool(par.Workers(2))
-	closed.Close()
-	other := par.NewPool(par.Workers(2))
-	defer other.Close()
-	for _, c := range optCallsOf() {
-		for _, n := range []int{0, 1, 1000} {
-			t.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(t *testing.T) {
-				v := panicValue(t, func() { c.call(n, []par.Option{par.WithMinLen(2), par.OnPool(closed)}) })
-				err, ok := v.(error)
-				require.True(t, ok, "the panic value is an error, got %T", v)
-				require.ErrorIs(t, err, par.ErrClosed)
-				require.EqualError(t, err, fmt.Sprintf("par: %s: OnPool in opts[1]: weft: pool used after Close", c.name))
-				// Even when a later OnPool directs the call elsewhere.
-				v = panicValue(t, func() { c.call(n, []par.Option{par.OnPool(closed), par.OnPool(other)}) })
-				require.EqualError(t, v.(error), fmt.Sprintf("par: %s: OnPool in opts[0]: weft: pool used after Close", c.name))
-				c.call(n, []par.Option{par.OnPool(other)})
-			})
-		}
-	}
-	requireUsable(t, nil)
-	requireUsable(t, other)
-}
-
 func TestBadArgumentMessages(t *testing.T) {
 	ctx := context.Background()
 	id := func(x int) int { return x }
@@ -408,4 +382,69 @@ func TestCancelledContext(t *testing.T) {
 		}
 		requireUsable(t, p)
 	}
+}
+
+// TestJoin2NilFunctionMessage checks a fixed bug: a small one: every other function
+// of the package checks its function parameters and panics with a message that
+// names the parameter ("par: Worker.Join: a is nil"), but Join2 calls a nil fa
+// or fb as it is, so the caller gets a runtime error (a nil pointer
+// dereference) raised from inside the scheduler, possibly on another worker.
+//
+// Input: par.Join2(w, nil, 1, fib, 2) inside par.Do. Expected: a panic whose
+// message contains "Join2: fa is nil". Got: "runtime error: invalid memory
+// address or nil pointer dereference". Likewise for fb.
+func TestJoin2NilFunctionMessage(t *testing.T) {
+	for name, c := range map[string]struct {
+		call func(w *par.Worker)
+		want string
+	}{
+		"fa": {func(w *par.Worker) { par.Join2[int, int, int, int](w, nil, 1, fib, 2) }, "Join2: fa is nil"},
+		"fb": {func(w *par.Worker) { par.Join2[int, int, int, int](w, fib, 1, nil, 2) }, "Join2: fb is nil"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			how, v := runOn(func() { par.Do(c.call) })
+			if assert.Equal(t, panicked, how) {
+				assert.Contains(t, fmt.Sprint(v), c.want)
+			}
+		})
+	}
+}
+
+// TestJoinNilWorkerMessage checks a fixed bug in join.go: Join2 and Worker.Join
+// given a nil *Worker (a handle not passed down, a zero value) die with a
+// nil pointer dereference inside the library, which names neither the
+// function nor the parameter, where every other bad argument of par gets a
+// message. Spawner.Spawn already checks its w.
+//
+// Input: par.Join2(nil, fa, 1, fb, 2); var w *par.Worker; w.Join(a, b).
+// Expected: panics "par: Join2: w is nil" and "par: Worker.Join: w is nil".
+// Was: runtime error: invalid memory address or nil pointer dereference.
+func TestJoinNilWorkerMessage(t *testing.T) {
+	leaf := func(*par.Worker, int) int { return 0 }
+	noop := func(*par.Worker) {}
+	var nilWorker *par.Worker
+	assert.Equal(t, "par: Join2: w is nil", panicValue(t, func() { par.Join2(nil, leaf, 1, leaf, 2) }))
+	assert.Equal(t, "par: Worker.Join: w is nil", panicValue(t, func() { nilWorker.Join(noop, noop) }))
+	requireUsable(t, nil)
+}
+
+func TestErrNilArgs(t *testing.T) {
+	var nilCtx context.Context
+	s := []int{1, 2, 3}
+	require.PanicsWithValue(t, "par: MapErr: ctx is nil", func() {
+		_, _ = par.MapErr(nilCtx, s, func(context.Context, int) (int, error) { return 0, nil })
+	})
+	require.PanicsWithValue(t, "par: MapErr: f is nil", func() {
+		_, _ = par.MapErr[[]int, int, int](context.Background(), s, nil)
+	})
+	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
+		_ = par.ForEachErr(nilCtx, s, func(context.Context, int) error { return nil })
+	})
+	require.PanicsWithValue(t, "par: ForEachErr: f is nil", func() {
+		_ = par.ForEachErr[[]int](context.Background(), s, nil)
+	})
+	// The checks do not depend on the slice.
+	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
+		_ = par.ForEachErr(nilCtx, []int(nil), func(context.Context, int) error { return nil })
+	})
 }

@@ -605,27 +605,6 @@ func TestErrPanicWakesBlocked(t *testing.T) {
 	}
 }
 
-func TestErrNilArgs(t *testing.T) {
-	var nilCtx context.Context
-	s := []int{1, 2, 3}
-	require.PanicsWithValue(t, "par: MapErr: ctx is nil", func() {
-		_, _ = par.MapErr(nilCtx, s, func(context.Context, int) (int, error) { return 0, nil })
-	})
-	require.PanicsWithValue(t, "par: MapErr: f is nil", func() {
-		_, _ = par.MapErr[[]int, int, int](context.Background(), s, nil)
-	})
-	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
-		_ = par.ForEachErr(nilCtx, s, func(context.Context, int) error { return nil })
-	})
-	require.PanicsWithValue(t, "par: ForEachErr: f is nil", func() {
-		_ = par.ForEachErr[[]int](context.Background(), s, nil)
-	})
-	// The checks do not depend on the slice.
-	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
-		_ = par.ForEachErr(nilCtx, []int(nil), func(context.Context, int) error { return nil })
-	})
-}
-
 // chanCtx is a context that the context package does not recognize as one of
 // its own, so that every context derived from it, and every AfterFunc on it,
 // is watched by a goroutine until it is cancelled or stopped: a call that

@@ -14,7 +14,7 @@ import (
 
 // Callbacks in these tests never call require or t.FailNow: those end the
 // goroutine that calls them, which may be a worker of the pool (see
-// goexit_bug_test.go). They count or record, and the test goroutine checks.
+// TestGoexitEndsCaller). They count or record, and the test goroutine checks.
 
 // poolOpts returns the options that direct a call at p (nil: the default pool).
 func poolOpts(p *par.Pool) []par.Option {

@@ -74,7 +74,7 @@ func floatLayouts(r *rand.Rand, n int) map[string][]float64 {
 // that -0 and +0 are told apart, and checks that a NaN anywhere gives NaN.
 // The bits of a NaN result are not compared: the built-in min and max make a
 // NaN's payload from the operands' bits, so it depends on the grouping (see
-// minmax_bug_test.go).
+// TestMinMaxNaNBits).
 func TestMinMaxFloat(t *testing.T) {
 	type layout struct {
 		name         string

@@ -578,20 +578,6 @@ func TestSeqNested(t *testing.T) {
 	require.Equal(t, []int{want, want, want, want}, sums)
 }
 
-func TestSeqClosedPool(t *testing.T) {
-	p := par.NewPool(par.Workers(2))
-	p.Close()
-	xs := seqInts(seqRand(16), 10_000)
-	v := panicValue(t, func() {
-		for range par.MapSeq(slices.Values(xs), func(x int) int { return x }, par.OnPool(p), par.WithGrain(100)) {
-		}
-	})
-	err, ok := v.(error)
-	require.True(t, ok, "the panic value is an error")
-	require.ErrorIs(t, err, par.ErrClosed)
-	require.EqualError(t, err, "par: MapSeq: OnPool in opts[0]: weft: pool used after Close")
-}
-
 func TestSeqManyConsumers(t *testing.T) {
 	// Passes on one pool from many goroutines at once do not mix their batches.
 	p := seqPool(t, 3)
