@@ -384,15 +384,9 @@ func TestCancelledContext(t *testing.T) {
 	}
 }
 
-// TestJoin2NilFunctionMessage checks a fixed bug: a small one: every other function
-// of the package checks its function parameters and panics with a message that
-// names the parameter ("par: Worker.Join: a is nil"), but Join2 calls a nil fa
-// or fb as it is, so the caller gets a runtime error (a nil pointer
-// dereference) raised from inside the scheduler, possibly on another worker.
-//
-// Input: par.Join2(w, nil, 1, fib, 2) inside par.Do. Expected: a panic whose
-// message contains "Join2: fa is nil". Got: "runtime error: invalid memory
-// address or nil pointer dereference". Likewise for fb.
+// TestJoin2NilFunctionMessage: Join2 with a nil fa or fb panics with a message
+// that names the parameter, as every other function of the package does.
+// Once caught: the caller got "invalid memory address or nil pointer dereference" from inside the scheduler.
 func TestJoin2NilFunctionMessage(t *testing.T) {
 	for name, c := range map[string]struct {
 		call func(w *par.Worker)
@@ -410,15 +404,10 @@ func TestJoin2NilFunctionMessage(t *testing.T) {
 	}
 }
 
-// TestJoinNilWorkerMessage checks a fixed bug in join.go: Join2 and Worker.Join
-// given a nil *Worker (a handle not passed down, a zero value) die with a
-// nil pointer dereference inside the library, which names neither the
-// function nor the parameter, where every other bad argument of par gets a
-// message. Spawner.Spawn already checks its w.
-//
-// Input: par.Join2(nil, fa, 1, fb, 2); var w *par.Worker; w.Join(a, b).
-// Expected: panics "par: Join2: w is nil" and "par: Worker.Join: w is nil".
-// Was: runtime error: invalid memory address or nil pointer dereference.
+// TestJoinNilWorkerMessage: Join2 and Worker.Join given a nil *Worker (a handle
+// not passed down, a zero value) panic with a message that names the function
+// and the parameter, as Spawner.Spawn does.
+// Once caught: both died with a nil pointer dereference inside the library.
 func TestJoinNilWorkerMessage(t *testing.T) {
 	leaf := func(*par.Worker, int) int { return 0 }
 	noop := func(*par.Worker) {}

@@ -3,6 +3,8 @@ package par_test
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -334,4 +336,47 @@ func TestPanicSkipsRest(t *testing.T) {
 			require.Less(t, calls[0].Load(), int32(n/2))
 		})
 	}
+}
+
+// TestMapReduceOpNeverSeesZero: once a callback of MapReduce (or Reduce,
+// ReduceRange, ReduceSeq, pipe.Reduce) panics, op is never handed a value
+// that identity, f and op did not make, so an op that cannot handle one
+// cannot replace the original panic with its own: the caller gets f's value.
+// It depends on timing, so the call repeats; on 2 cores the bug showed
+// within a few rounds.
+// Once caught (by TestTorture, case 0x886ed245d947f364 of master seed 1795321014801159146): pieces skipped after the panic returned the zero R, and the bridge combined them.
+func TestMapReduceOpNeverSeesZero(t *testing.T) {
+	p := par.NewPool(par.Workers(4))
+	defer p.Close()
+	type acc struct {
+		made bool // set on every value identity, f or op makes
+		n    int
+	}
+	in := indices(1 << 14)
+	var zeroSeen atomic.Int64
+	var where atomic.Pointer[string] // the stack of the first such call of op
+	for round := range 2000 {
+		orig := &boomError{where: "f"}
+		got := panicValue(t, func() {
+			par.MapReduce(in, func(i int) acc {
+				if i == 1<<13+round%(1<<13) { // a piece in the second half, often stolen
+					panic(orig)
+				}
+				return acc{true, 1}
+			}, acc{made: true}, func(l, r acc) acc {
+				if !l.made || !r.made {
+					zeroSeen.Add(1)
+					st := string(debug.Stack())
+					where.CompareAndSwap(nil, &st)
+					panic("op: given a value that identity, f and op never made")
+				}
+				return acc{true, l.n + r.n}
+			}, par.OnPool(p), par.WithGrain(64))
+		})
+		if got != any(orig) {
+			t.Logf("op called with a zero value from:\n%s", *where.Load())
+		}
+		require.Equal(t, any(orig), got, "round %d: the caller must get f's panic (op saw a zero value %d times so far)", round, zeroSeen.Load())
+	}
+	require.Zero(t, zeroSeen.Load(), "op was called with a zero value that identity, f and op never made")
 }
