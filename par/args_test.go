@@ -2,12 +2,10 @@ package par_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -343,43 +341,6 @@ func TestSpawnerMisuse(t *testing.T) {
 			par.Do(func(w *par.Worker) { kept.Spawn(w, func(*par.Worker) { ran = true }) }, opts...)
 		}))
 		require.False(t, ran, "a task of an ended scope ran")
-		requireUsable(t, p)
-	}
-}
-
-// TestCancelledContext: a context that has already ended gives its cause at
-// once, without a call of f, and is no panic; a cancelled call leaves the
-// pool usable.
-func TestCancelledContext(t *testing.T) {
-	cause := errors.New("gave up")
-	for _, p := range testPools(t) {
-		opts := poolOpts(p)
-		cancelled, cancel := context.WithCancel(context.Background())
-		cancel()
-		withCause, cancelCause := context.WithCancelCause(context.Background())
-		cancelCause(cause)
-		expired, cancelT := context.WithDeadline(context.Background(), time.Unix(0, 0))
-		defer cancelT()
-		for _, c := range []struct {
-			ctx  context.Context
-			want error
-		}{{cancelled, context.Canceled}, {withCause, cause}, {expired, context.DeadlineExceeded}} {
-			for _, n := range []int{0, 1, 1000} {
-				called := false
-				out, err := par.MapErr(c.ctx, indices(n), func(_ context.Context, x int) (int, error) {
-					called = true
-					return x, nil
-				}, opts...)
-				require.ErrorIs(t, err, c.want, "MapErr on %d elements", n)
-				require.Nil(t, out)
-				err = par.ForEachErr(c.ctx, indices(n), func(context.Context, int) error {
-					called = true
-					return nil
-				}, opts...)
-				require.ErrorIs(t, err, c.want, "ForEachErr on %d elements", n)
-				require.False(t, called, "f called with an ended context")
-			}
-		}
 		requireUsable(t, p)
 	}
 }

@@ -1,13 +1,10 @@
 package par_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -213,18 +210,6 @@ func runFairness(t *testing.T, opts []par.Option, workers, perCaller int, calls 
 		t.Fatal("the large call did not finish after its gate opened")
 	}
 	require.EqualValues(t, bigN, ran.Load(), "tasks of the large call that ran")
-}
-
-// goid returns the id of the calling goroutine, from the first line of its
-// stack ("goroutine 18 [running]:").
-func goid() uint64 {
-	var b [64]byte
-	f := bytes.Fields(b[:runtime.Stack(b[:], false)])
-	if len(f) < 2 {
-		return 0
-	}
-	id, _ := strconv.ParseUint(string(f[1]), 10, 64)
-	return id
 }
 
 // TestSmallCallDoesNotRunLargeCallTasks: a caller that waits for a piece of

@@ -1,9 +1,11 @@
 package par_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -253,3 +255,15 @@ func spinUntil(w *par.Worker, ch <-chan struct{}) bool {
 // count (torture.WaitGoroutines: bounded by rounds, not by a time limit that a
 // test asserts on).
 func waitGoroutines(n int) int { return torture.WaitGoroutines(n) }
+
+// goid returns the id of the calling goroutine, from the first line of its
+// stack ("goroutine 18 [running]:").
+func goid() uint64 {
+	var b [64]byte
+	f := bytes.Fields(b[:runtime.Stack(b[:], false)])
+	if len(f) < 2 {
+		return 0
+	}
+	id, _ := strconv.ParseUint(string(f[1]), 10, 64)
+	return id
+}
