@@ -34,6 +34,25 @@ func errInterleaved(b *testing.B, loop, plain, withErr func()) {
 	b.ReportMetric(0, "ns/op") // an iteration runs all three
 }
 
+// errBenchRuns runs the sub-benchmarks of n elements: each of the plain
+// loop, the call without errors and the call with them (fs, named by names)
+// alone, then the three interleaved, then the loop and the two calls made
+// with WithGrain(n), plainCaller and errCaller, interleaved: WithGrain(n) runs
+// both calls on the caller alone, so what is left over the loop is the cost
+// per element of each path, without the pool.
+func errBenchRuns(b *testing.B, n int, names [3]string, fs [3]func(), plainCaller, errCaller func()) {
+	for i, f := range fs {
+		b.Run(fmt.Sprintf("n=%d/%s", n, names[i]), func(b *testing.B) {
+			for b.Loop() {
+				f()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+		})
+	}
+	b.Run(fmt.Sprintf("n=%d/interleaved", n), func(b *testing.B) { errInterleaved(b, fs[0], fs[1], fs[2]) })
+	b.Run(fmt.Sprintf("n=%d/interleaved-caller", n), func(b *testing.B) { errInterleaved(b, fs[0], plainCaller, errCaller) })
+}
+
 // BenchmarkForEachErr compares ForEachErr with the plain loop and with
 // ForEach, all calling the same cheap f through a func value, to show what the
 // error path (the stop flag, the poll of ctx', the error result) costs. The
@@ -66,25 +85,9 @@ func BenchmarkForEachErr(b *testing.B) {
 		}
 		plain := func() { par.ForEach(s, g) }
 		withErr := func() { errBenchSink = par.ForEachErr(ctx, s, f) }
-		for _, c := range []struct {
-			name string
-			f    func()
-		}{{"loop", loop}, {"ForEach", plain}, {"ForEachErr", withErr}} {
-			b.Run(fmt.Sprintf("n=%d/%s", n, c.name), func(b *testing.B) {
-				for b.Loop() {
-					c.f()
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
-			})
-		}
-		b.Run(fmt.Sprintf("n=%d/interleaved", n), func(b *testing.B) { errInterleaved(b, loop, plain, withErr) })
-		// WithGrain(n) runs both calls on the caller alone: what is left over
-		// the loop is the cost per element of each path, without the pool.
-		b.Run(fmt.Sprintf("n=%d/interleaved-caller", n), func(b *testing.B) {
-			errInterleaved(b, loop,
-				func() { par.ForEach(s, g, par.WithGrain(n)) },
-				func() { errBenchSink = par.ForEachErr(ctx, s, f, par.WithGrain(n)) })
-		})
+		errBenchRuns(b, n, [3]string{"loop", "ForEach", "ForEachErr"}, [3]func(){loop, plain, withErr},
+			func() { par.ForEach(s, g, par.WithGrain(n)) },
+			func() { errBenchSink = par.ForEachErr(ctx, s, f, par.WithGrain(n)) })
 	}
 }
 
@@ -116,23 +119,9 @@ func BenchmarkMapErr(b *testing.B) {
 		}
 		plain := func() { sink = par.Map(s, g) }
 		withErr := func() { sink, errBenchSink = par.MapErr(ctx, s, f) }
-		for _, c := range []struct {
-			name string
-			f    func()
-		}{{"loop", loop}, {"Map", plain}, {"MapErr", withErr}} {
-			b.Run(fmt.Sprintf("n=%d/%s", n, c.name), func(b *testing.B) {
-				for b.Loop() {
-					c.f()
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
-			})
-		}
-		b.Run(fmt.Sprintf("n=%d/interleaved", n), func(b *testing.B) { errInterleaved(b, loop, plain, withErr) })
-		b.Run(fmt.Sprintf("n=%d/interleaved-caller", n), func(b *testing.B) {
-			errInterleaved(b, loop,
-				func() { sink = par.Map(s, g, par.WithGrain(n)) },
-				func() { sink, errBenchSink = par.MapErr(ctx, s, f, par.WithGrain(n)) })
-		})
+		errBenchRuns(b, n, [3]string{"loop", "Map", "MapErr"}, [3]func(){loop, plain, withErr},
+			func() { sink = par.Map(s, g, par.WithGrain(n)) },
+			func() { sink, errBenchSink = par.MapErr(ctx, s, f, par.WithGrain(n)) })
 		_ = sink
 	}
 }

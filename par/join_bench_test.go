@@ -17,31 +17,12 @@ func fibSeq(n int) int {
 	return fibSeq(n-1) + fibSeq(n-2)
 }
 
-// fibJoin2 forks at every level: the cost of one join, W4 without cutoff.
-func fibJoin2(w *par.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	x, y := par.Join2(w, fibJoin2, n-1, fibJoin2, n-2)
-	return x + y
-}
-
 // fibCutoff forks down to n <= 20: W4 with cutoff.
 func fibCutoff(w *par.Worker, n int) int {
 	if n <= 20 {
 		return fibSeq(n)
 	}
 	x, y := par.Join2(w, fibCutoff, n-1, fibCutoff, n-2)
-	return x + y
-}
-
-// fibClosure forks with Worker.Join and closures that capture results.
-func fibClosure(w *par.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	var x, y int
-	w.Join(func(w *par.Worker) { x = fibClosure(w, n-1) }, func(w *par.Worker) { y = fibClosure(w, n-2) })
 	return x + y
 }
 
@@ -76,12 +57,12 @@ func BenchmarkFib(b *testing.B) {
 	})
 	b.Run("join2", func(b *testing.B) {
 		for b.Loop() {
-			par.Do(func(w *par.Worker) { sink = fibJoin2(w, n) })
+			par.Do(func(w *par.Worker) { sink = fib(w, n) })
 		}
 	})
 	b.Run("closure", func(b *testing.B) {
 		for b.Loop() {
-			par.Do(func(w *par.Worker) { sink = fibClosure(w, n) })
+			par.Do(func(w *par.Worker) { sink = fibJoin(w, n) })
 		}
 	})
 	b.Run("join2-cutoff20", func(b *testing.B) {
@@ -160,7 +141,7 @@ func BenchmarkForkCPU(b *testing.B) {
 		c0 := cpuTime()
 		sink = fibSeq(n)
 		c1 := cpuTime()
-		par.Do(func(w *par.Worker) { sink = fibJoin2(w, n) })
+		par.Do(func(w *par.Worker) { sink = fib(w, n) })
 		c2 := cpuTime()
 		seq += c1 - c0
 		forked += c2 - c1

@@ -89,6 +89,8 @@ func TestNestedMapInMapInForEach(t *testing.T) {
 	}
 }
 
+// fib forks with Join2 at every level, with top-level functions: nothing of
+// a fork escapes to the heap (W4 without cutoff in the benchmarks).
 func fib(w *par.Worker, n int) int {
 	if n < 2 {
 		return n

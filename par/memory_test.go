@@ -12,14 +12,6 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-func fibJoin2Alloc(w *par.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	a, b := par.Join2(w, fibJoin2Alloc, n-1, fibJoin2Alloc, n-2)
-	return a + b
-}
-
 // TestJoin2DoesNotAllocatePerFork: with top-level functions nothing of a Join2
 // escapes to the heap and its task record comes from the worker's cache, so
 // fib(20), which forks 10,945 times, costs a few allocations per call.
@@ -29,13 +21,13 @@ func TestJoin2DoesNotAllocatePerFork(t *testing.T) {
 	defer p.Close()
 	var r int
 	allocs := testing.AllocsPerRun(20, func() {
-		par.Do(func(w *par.Worker) { r = fibJoin2Alloc(w, 20) }, par.OnPool(p))
+		par.Do(func(w *par.Worker) { r = fib(w, 20) }, par.OnPool(p))
 	})
 	assert.Equal(t, 6765, r)
 	assert.Less(t, allocs, 100.0, "fib(20) with Join2 made %.0f allocations for 10,945 forks", allocs)
 }
 
-// fibPanicAt forks like fibJoin2 and panics in the leaf numbered at, counting
+// fibPanicAt forks like fib and panics in the leaf numbered at, counting
 // leaves in the order they run.
 func fibPanicAt(w *par.Worker, n int, at int64, leaves *atomic.Int64) int {
 	if n < 2 {
@@ -73,7 +65,7 @@ func TestForkRecordsSurvivePanics(t *testing.T) {
 			}
 			var r int
 			allocs := testing.AllocsPerRun(20, func() {
-				par.Do(func(w *par.Worker) { r = fibJoin2Alloc(w, 20) }, par.OnPool(p))
+				par.Do(func(w *par.Worker) { r = fib(w, 20) }, par.OnPool(p))
 			})
 			assert.Equal(t, 6765, r)
 			assert.Less(t, allocs, 100.0, "fib(20) made %.0f allocations for 10,945 forks after %d panics", allocs, rounds)

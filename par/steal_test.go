@@ -8,6 +8,31 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// busyPool returns a pool of one worker W that is busy, as is the goroutine
+// G1 that keeps it so: G1 runs Join(a1, b1), W took b1, and both halves wait
+// until release is closed; g1Done is closed when G1's call has returned.
+func busyPool(t *testing.T) (p *par.Pool, release, g1Done chan struct{}) {
+	t.Helper()
+	p = par.NewPool(par.Workers(1))
+	t.Cleanup(p.Close)
+	b1Started := make(chan struct{})
+	release, g1Done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(g1Done)
+		par.Do(func(w *par.Worker) {
+			w.Join(func(w *par.Worker) {
+				spinUntil(w, b1Started) // publish b1 once W is idle, then stay busy
+				await(release)
+			}, func(*par.Worker) {
+				close(b1Started)
+				await(release)
+			})
+		}, par.OnPool(p))
+	}()
+	require.True(t, await(b1Started), "setup: b1 was not stolen")
+	return p, release, g1Done
+}
+
 // TestForkWhileBusyIsStolenLater: a fork made while no worker is idle, which
 // goes on the forker's private stack (internal/sched, Worker.Push), is still
 // stolen once a worker falls idle while the forker runs a long first half:
@@ -24,23 +49,7 @@ import (
 //
 // Once caught: b2 started only when a2 gave up (after 10 s), then ran on G2 after a2.
 func TestForkWhileBusyIsStolenLater(t *testing.T) {
-	p := par.NewPool(par.Workers(1))
-	t.Cleanup(p.Close)
-	b1Started, release1 := make(chan struct{}), make(chan struct{})
-	g1Done := make(chan struct{})
-	go func() {
-		defer close(g1Done)
-		par.Do(func(w *par.Worker) {
-			w.Join(func(w *par.Worker) {
-				spinUntil(w, b1Started) // publish b1 once W is idle, then stay busy
-				await(release1)
-			}, func(*par.Worker) {
-				close(b1Started)
-				await(release1)
-			})
-		}, par.OnPool(p))
-	}()
-	require.True(t, await(b1Started), "setup: b1 was not stolen")
+	p, release1, g1Done := busyPool(t)
 
 	a2Started, b2Started := make(chan struct{}), make(chan struct{})
 	var b2DuringA2 bool
@@ -77,23 +86,7 @@ func TestForkWhileBusyIsStolenLater(t *testing.T) {
 //
 // Once caught: W ran [2, 4) and parked; f(1) started only after f(0) gave up, on G2.
 func TestSecondForkHiddenBehindLongLeaf(t *testing.T) {
-	p := par.NewPool(par.Workers(1))
-	t.Cleanup(p.Close)
-	b1Started, release1 := make(chan struct{}), make(chan struct{})
-	g1Done := make(chan struct{})
-	go func() {
-		defer close(g1Done)
-		par.Do(func(w *par.Worker) {
-			w.Join(func(w *par.Worker) {
-				spinUntil(w, b1Started)
-				<-release1
-			}, func(*par.Worker) {
-				close(b1Started)
-				<-release1
-			})
-		}, par.OnPool(p))
-	}()
-	require.True(t, await(b1Started), "setup: b1 was not stolen")
+	p, release1, g1Done := busyPool(t)
 
 	f0Started, f1Started := make(chan struct{}), make(chan struct{})
 	var f1DuringF0 bool
