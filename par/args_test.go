@@ -12,6 +12,11 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Bad input: every exported function, given a nil function, a negative
+// length, a zero or bad option or a misused Spawner, panics at once with a
+// message that names the function and the parameter, whatever the input
+// (even an empty one), and the pool it was directed at stays usable.
+
 // TestNilFunctionPanics: a nil function panics at once, whatever the input
 // (even an empty one), with a message that names the function and the
 // parameter.

@@ -14,6 +14,11 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Cancellation of MapErr and ForEachErr: a parent context that has ended, or
+// that ends during the call, stops the call promptly and gives its cause; the
+// context handed to f (ctx') ends when the call returns, and nothing is left
+// watching a context after the call.
+
 // TestErrParentCancel cancels the parent context from another goroutine once
 // some calls are blocked on ctx'.Done(). Those calls can only end through the
 // cancellation, so the call returning at all shows that it reached them.

@@ -13,6 +13,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Errors of MapErr and ForEachErr: the result is the sequential loop's,
+// and of several failing elements the error of the lowest index that ran is
+// returned; a panic in f reaches the caller as in every other call.
+
 // errIndex is the error f returns for element i in these tests.
 type errIndex struct{ i int }
 

@@ -15,6 +15,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Fairness: a small call made while a large call holds every worker is not
+// queued behind the large call, and a caller waiting for its own call never
+// runs a task of another goroutine's call.
+
 // fairnessWatchdog bounds how long the fairness tests wait for the small
 // calls. It only tells a hang from progress: the small calls take
 // microseconds, and a scheduler that queued them behind the large call would

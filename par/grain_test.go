@@ -10,6 +10,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// How a call cuts its range: never below WithMinLen, leaves bounded by the
+// pace of the timed prefix, and no more cuts once the result is settled.
+
 // TestPacedLeaves: after a timed prefix, a long call's leaves are bounded by
 // the prefix's pace, or, when the pace would make them too many, by a number
 // of leaves per participant; without a pace, only demand cuts the range.

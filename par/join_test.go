@@ -12,6 +12,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Fork-join: Join, Worker.Join, Join2, Do and Scope run every half and task
+// exactly once, from any goroutine, nested in other calls and on other pools,
+// at GOMAXPROCS=1 as with many goroutines at once.
+
 // Callbacks in these tests never call require or t.FailNow: those end the
 // goroutine that calls them, which may be a worker of the pool (see
 // TestGoexitEndsCaller). They count or record, and the test goroutine checks.

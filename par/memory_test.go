@@ -12,6 +12,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Memory: what a fork allocates (nothing, with top-level functions, even after
+// panics) and what a call keeps reachable once it has returned (nothing).
+
 // TestJoin2DoesNotAllocatePerFork: with top-level functions nothing of a Join2
 // escapes to the heap and its task record comes from the worker's cache, so
 // fib(20), which forks 10,945 times, costs a few allocations per call.

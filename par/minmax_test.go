@@ -15,6 +15,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Min, Max, MinFunc and MaxFunc: the result of slices.Min and slices.Max
+// exactly, bits of floats, signed zeros and NaNs included; the first of equal
+// elements wins; an empty input panics.
+
 func TestMinMaxInts(t *testing.T) {
 	eachCase(t, func(r *rand.Rand, n int) [2][]int {
 		return [2][]int{randInts(r, n), smallInts(r, n, 3)} // the second has many equal extremes

@@ -11,6 +11,11 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Panics: a panic in any function of any call reaches the caller with its
+// original value once every started piece has finished, runtime.Goexit ends
+// the calling goroutine, the pieces not started are skipped, and the pool
+// stays usable.
+
 // boomError is a custom error type: a panic with a *boomError must reach the
 // caller as the very same pointer.
 type boomError struct{ where string }

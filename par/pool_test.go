@@ -13,6 +13,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Pools: their size, Close (any number of times, from any goroutine, leaving
+// no goroutine behind), and what a call directed at a closed pool does.
+
 func TestPoolWorkers(t *testing.T) {
 	for _, n := range []int{1, 2, 8} {
 		p := par.NewPool(par.Workers(n))

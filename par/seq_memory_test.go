@@ -12,6 +12,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Memory of the passes over a sequence: bounded however long the sequence is,
+// with batches that grow as they fill instead of being allocated at the
+// length a grain or a minimum length asks for.
+
 // TestSeqBoundedMemory runs 100 million elements through MapSeq, FilterSeq and
 // SumSeq and checks that the live heap and the total allocated stay far below
 // what holding the sequence would take (800 MB).

@@ -11,6 +11,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// How a pass over a sequence ends early: a break in the loop body, a panic in
+// f, in the body or in the sequence, or runtime.Goexit; nothing of the pass
+// runs or pulls on afterwards, and no goroutine is left.
+
 // seqMaxBatch is the most elements of int a batch may hold (256 KiB of
 // elements and results).
 const seqMaxBatch = 256 << 10 / 16

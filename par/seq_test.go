@@ -19,6 +19,11 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// MapSeq, FilterSeq, ForEachSeq, ReduceSeq and SumSeq: the results of the
+// sequential loop, in order, with the sequence pulled on the consumer's
+// goroutine; passes are lazy, repeatable and nestable, and stay correct as
+// they move between working alone and on the pool.
+
 // seqBig is the largest sequence of the table tests.
 func seqBig() int {
 	if testing.Short() || seqRace {

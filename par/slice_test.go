@@ -11,6 +11,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Map, ForEach, Reduce, MapReduce, Count and Filter: the results of the
+// sequential loop on every size and setup, each element's function called
+// exactly once, the order of a non-commutative op kept.
+
 // mat is a 2x2 matrix over the integers mod matP, row by row. Its product is
 // associative but not commutative, so a reduction that reorders its operands
 // gives a different matrix.

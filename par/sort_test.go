@@ -16,6 +16,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Sort, SortFunc and SortStableFunc: the result of the slices package on
+// every input shape and size, bits of floats included; a panic in cmp reaches
+// the caller.
+
 // pattern makes n raw 64-bit values of one input shape; element types take
 // their low bits (and floats their bits, see floatsOf).
 type pattern struct {

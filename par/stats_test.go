@@ -12,6 +12,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// What a pool reports about its work: the counters of Stats, which add up,
+// and the tasks and regions of an execution trace.
+
 // quietStats polls p's counters until two snapshots in a row agree on
 // everything but the time fields: the workers have published their counts and
 // stopped counting. The loop is bounded by rounds, not by time.

@@ -8,6 +8,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Stealing: a fork made while no worker is idle, which stays private to its
+// forker for a while, is still stolen once a worker falls idle.
+
 // busyPool returns a pool of one worker W that is busy, as is the goroutine
 // G1 that keeps it so: G1 runs Join(a1, b1), W took b1, and both halves wait
 // until release is closed; g1Done is closed when G1's call has returned.

@@ -14,6 +14,10 @@ import (
 	"github.com/weftgo/weft/par/pipe"
 )
 
+// Sum: integer sums that wrap as the loop's do, float sums that are exact
+// where the loop's is, more accurate than the loop otherwise, and the same
+// bits for the same input whatever the grain, the workers and the timing.
+
 // sumCase checks Sum against a sequential loop on inputs from gen, whose
 // values must make every order of addition exact, or wrap as integers do.
 func sumCase[E par.Number](t *testing.T, gen func(r *rand.Rand) E) {
