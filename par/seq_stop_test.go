@@ -19,6 +19,17 @@ import (
 // elements and results).
 const seqMaxBatch = 256 << 10 / 16
 
+// seqStopPool returns a new pool of the given workers, which the caller
+// closes, and the options of a pass on it with the given grain (0: adaptive).
+func seqStopPool(workers, grain int) (*par.Pool, []par.Option) {
+	p := par.NewPool(par.Workers(workers))
+	opts := []par.Option{par.OnPool(p)}
+	if grain > 0 {
+		opts = append(opts, par.WithGrain(grain))
+	}
+	return p, opts
+}
+
 func TestMapSeqEarlyBreak(t *testing.T) {
 	n := seqBig()
 	xs := seqInts(seqRand(11), n)
@@ -27,12 +38,8 @@ func TestMapSeqEarlyBreak(t *testing.T) {
 			for _, stopAt := range []int{0, 1, 5, 1000, n / 2, n - 1} {
 				t.Run(fmt.Sprintf("p%d/grain%d/stop%d", workers, grain, stopAt), func(t *testing.T) {
 					base := runtime.NumGoroutine()
-					p := par.NewPool(par.Workers(workers))
+					p, opts := seqStopPool(workers, grain)
 					defer p.Close()
-					opts := []par.Option{par.OnPool(p)}
-					if grain > 0 {
-						opts = append(opts, par.WithGrain(grain))
-					}
 					var active, late atomic.Int64
 					var ended atomic.Bool
 					f := func(x int) int {
@@ -112,12 +119,8 @@ func TestSeqPanicInF(t *testing.T) {
 			for _, at := range []int{0, 10, 5000, n - 1} {
 				t.Run(fmt.Sprintf("p%d/grain%d/at%d", workers, grain, at), func(t *testing.T) {
 					base := runtime.NumGoroutine()
-					p := par.NewPool(par.Workers(workers))
+					p, opts := seqStopPool(workers, grain)
 					defer p.Close()
-					opts := []par.Option{par.OnPool(p)}
-					if grain > 0 {
-						opts = append(opts, par.WithGrain(grain))
-					}
 					var active atomic.Int64
 					boom := func(x int) {
 						active.Add(1)
