@@ -19,10 +19,12 @@
 //     Catch;
 //   - log.go: Log, where the goroutines of a round record failures;
 //   - round.go: Round, which runs cases from many goroutines with a watchdog
-//     that dumps every stack on a hang, and the bounded waits (WaitOrDump,
+//     that dumps every stack on a hang, Rounds, which repeats rounds until
+//     the budget is spent, and the bounded waits (WaitOrDump,
 //     WaitGoroutines);
-//   - tree.go and check.go: Tree, a random fork-join tree, the record of a
-//     run of it, and Check, the rules of the fork protocol that the record
+//   - tree.go and check.go: Tree, a random fork-join tree whose node kinds
+//     the package that runs it chooses, Visit, which runs a node and records
+//     how it ran, and Check, the rules of the fork protocol that the record
 //     must obey (no node runs twice, everything started has finished when
 //     the call returns, the panic that goes on is the one the rules choose);
 //   - spin.go: Spin and Keep, busy work the compiler cannot remove.
