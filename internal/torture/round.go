@@ -21,7 +21,7 @@ const hangAfter = 3 * time.Minute
 // cases take minutes, which only a hang does, Round prints the seeds of the
 // cases in progress and the stacks of every goroutine, and returns false.
 func Round(master, round uint64, g, per int, stop func() bool, run func(seed uint64)) bool {
-	current := make([]atomic.Uint64, g) // the case each goroutine runs, for a hang report
+	current := make([]atomic.Uint64, g) // the case each goroutine runs, read by the hang report while the goroutines run: atomic, ordering nothing
 	var wg sync.WaitGroup
 	for i := range g {
 		wg.Add(1)

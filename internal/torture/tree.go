@@ -62,6 +62,12 @@ type Tree struct {
 	panicP float64 // the probability that a node panics on entry, and after its children
 	budget int
 
+	// The record, by node id. Each entry is written by the goroutine that
+	// runs the node (Visit) and read by Check once the top-level call has
+	// returned: for a scheduler that keeps its promises the call's return
+	// orders every write before the reads. The slots are atomics so that the
+	// writes of one that does not (a node still running, or run after the
+	// return) are counted, not lost, and so that -race sees them all.
 	entered []atomic.Int32
 	exited  []atomic.Int32
 	normal  []atomic.Bool
