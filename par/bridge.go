@@ -97,7 +97,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		return zero
 	}
 	if !sp.TrySplit(hi-lo, stolen) {
-		return b.fold(lo, hi)
+		return leaf(w, lo, hi, sp, b)
 	}
 	mid := lo + (hi-lo)/2
 	if b.fixedTree {
@@ -113,17 +113,71 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		w.RanInline()
 		right = reduce(w, mid, hi, sp, false, b)
 	} else {
-		left, right = forkRange(w, lo, mid, hi, sp, b)
+		left, right = forkRange(w, lo, mid, hi, sp, b, false)
 	}
+	return b.join(left, right)
+}
+
+// join combines the results of two adjacent pieces, left then right.
+func (b *body[R]) join(left, right R) R {
 	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
 		return left
 	}
 	return b.combine(left, right)
 }
 
+// leaf folds [lo, hi), a piece that sp declined to cut, in steps of
+// sp.Step(hi-lo). Between two steps it looks once whether another participant
+// of the pool has nothing to do (sched.Worker.Hungry) and, if so, cuts what it
+// has left in two and forks the right part, as a cut of the splitter would:
+// lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
+// promotion step of heartbeat scheduling (Acar et al., PLDI 2018). The pieces
+// cut before the costly end of a range was reached were sized by the cheap
+// start, and without this the last of them ran to its end on one worker while
+// the others waited. Results combine in order. With a fixed tree the steps and
+// the cut are nodes of the canonical tree (descend).
+func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R]) R {
+	step := sp.Step(hi - lo)
+	if step >= hi-lo {
+		return b.fold(lo, hi)
+	}
+	if b.fixedTree {
+		return descend(w, lo, hi, step, sp, b)
+	}
+	acc := b.fold(lo, lo+step)
+	for cur := lo + step; cur < hi && !b.done(cur); {
+		if hi-cur >= 2*sp.Min() && w.Hungry() && !w.Crowded() {
+			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
+			return b.join(b.join(acc, left), right)
+		}
+		next := min(hi, cur+step)
+		acc = b.join(acc, b.fold(cur, next))
+		cur = next
+	}
+	return acc
+}
+
+// descend is leaf for a fixed tree: it walks the canonical tree below [lo, hi)
+// down to nodes no longer than step, and forks the right child of the node it
+// enters while another participant is hungry. It gives away smaller pieces
+// than leaf's halves of the rest, but only nodes of the tree.
+func descend[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R]) R {
+	if hi-lo <= step || b.done(lo) {
+		return b.fold(lo, hi)
+	}
+	mid := split.Cut(lo, hi)
+	if hi-lo >= 2*sp.Min() && w.Hungry() && !w.Crowded() {
+		return b.join(forkRange(w, lo, mid, hi, sp, b, true))
+	}
+	left := descend(w, lo, mid, step, sp, b)
+	return b.join(left, descend(w, mid, hi, step, sp, b))
+}
+
 // forkRange reduces [lo, mid) and [mid, hi) with the second piece stealable,
-// and returns both results.
-func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R]) (left, right R) {
+// and returns both results. hungry says the cut answers a participant with
+// nothing to do (see leaf), which may be the call's own caller, parked while
+// it waits: it is woken to look.
+func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R], hungry bool) (left, right R) {
 	j := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
@@ -132,6 +186,9 @@ func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *bo
 	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
 	// half, then take the right one back or wait for its thief.
 	w.Push(&j.Job)
+	if hungry {
+		w.WakeCaller()
+	}
 	st := sched.Forked
 	defer func() { // on every exit: the record goes back only after the cut ends
 		if st != sched.Ended && !w.EndCut(&j.Job, st) {

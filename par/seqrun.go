@@ -346,6 +346,9 @@ func (r *seqRun[E, V]) startFill() {
 		if r.shape.carries {
 			s.body.combine = r.alg.combine
 		}
+		// Batches of a fixed length are whole subtrees of the algebra's tree
+		// (SumSeq): a running leaf may give part of itself away only along it.
+		s.body.fixedTree = r.shape.fixed > 0
 		r.slots[i] = s
 	}
 	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer batch grows as it fills

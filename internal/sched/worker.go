@@ -234,10 +234,15 @@ func (w *Worker) Wait(j *Job) {
 	p := w.pool
 	w.endBusy()
 	searching := false
+	hungry := false // counted in p.waiting: a running leaf of the pool may give us part of it
 	defer func() {
-		// Also on a panic or Goexit of a task run here: leave no searcher counted.
+		// Also on a panic or Goexit of a task run here: leave no searcher or
+		// waiter counted.
 		if searching {
 			p.stopSearching(false)
+		}
+		if hungry {
+			p.waiting.Add(-1) // ends the hunger that Hungry reads
 		}
 		w.beginBusy()
 	}()
@@ -256,10 +261,17 @@ func (w *Worker) Wait(j *Job) {
 					p.stopSearching(true)
 					searching = false
 				}
+				if hungry {
+					p.waiting.Add(-1) // no longer hungry while x runs
+					hungry = false
+				}
 				w.beginBusy()
 				w.execute(x)
 				w.endBusy()
 				r = 0
+			} else if !hungry {
+				p.waiting.Add(1) // after a fruitless round: a leaf that loads it may fork for us
+				hungry = true
 			}
 			if j.done.Load() {
 				j.done.Store(false) // ready for reuse: nobody else touches j now
@@ -275,7 +287,7 @@ func (w *Worker) Wait(j *Job) {
 		reason := w.park(func() bool {
 			return j.done.Load() || (w.isPool && p.hasWork())
 		})
-		if reason == wakeWork {
+		if reason == wakeWork && w.isPool {
 			searching = true // counted by the waker
 		}
 	}
