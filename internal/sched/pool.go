@@ -112,7 +112,7 @@ func (p *Pool) acquire() *Worker {
 		w.next = nil
 		p.mu.Unlock()
 		w.call = p.callID(w)
-		w.beginBusy()             // the caller works on its own call from now on
+		w.beginBusy() // the caller works on its own call from now on
 		return w
 	}
 	old := *p.table.Load()
