@@ -22,7 +22,10 @@ type body[R any] struct {
 	name string
 	// trace is the call's trace task while tracing is on, else nil; written
 	// before the first leaf runs.
-	trace   context.Context
+	trace context.Context
+	// labels are the profiler labels of the call's work on pool workers (see
+	// WithLabels), or nil; written before the first leaf runs.
+	labels  context.Context
 	leaf    func(lo, hi int) R
 	each    func(lo, hi int)      // instead of leaf when R carries nothing: spares a wrapper
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
@@ -86,6 +89,16 @@ type rangeJob[R any] struct {
 
 func runRangeJob[R any](w *sched.Worker, j *sched.Job) {
 	t := sched.Payload[rangeJob[R]](j)
+	if t.b.labels != nil {
+		runLabelled(w, t.b.labels, t, j)
+		return
+	}
+	t.res = reduce(w, t.lo, t.hi, t.sp, w != j.Owner(), t.b)
+}
+
+// runLabelled is runRangeJob under the call's profiler labels.
+func runLabelled[R any](w *sched.Worker, labels context.Context, t *rangeJob[R], j *sched.Job) {
+	defer w.Label(w.Label(labels))
 	t.res = reduce(w, t.lo, t.hi, t.sp, w != j.Owner(), t.b)
 }
 
@@ -230,6 +243,7 @@ const seqGrowth = 8
 // float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
 // chunks are never shorter than the call's minimum length.
 func run[R any](c *config, n int, b *body[R]) R {
+	b.labels = c.labels
 	if trace.IsEnabled() && b.trace == nil { // one atomic load when tracing is off
 		name := b.name
 		if name == "" {
