@@ -196,29 +196,19 @@ func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *bo
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
 		j.Init(w, runRangeJob[R])
 	}
-	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
-	// half, then take the right one back or wait for its thief.
-	w.Push(&j.Job)
+	w.Begin(&j.Job)
 	if hungry {
 		w.WakeCaller()
 	}
-	st := sched.Forked
-	defer func() { // on every exit: the record goes back only after the cut ends
-		if st != sched.Ended && !w.EndCut(&j.Job, st) {
-			return // j may still run on a thief: dropped, not reused
+	defer func() {
+		if w.Done(&j.Job) {
+			var zero R
+			j.b, j.res = nil, zero // drop references before the record is reused
+			j.Put()
 		}
-		var zero R
-		j.b, j.res = nil, zero // drop references before the record is reused
-		j.Put()
 	}()
 	left = reduce(w, lo, mid, sp, false, b)
-	st = sched.Syncing
-	inline, p := w.Sync(&j.Job)
-	st = sched.Ended
-	if p != nil { // the right half panicked on a thief: the deferred call gives j back first
-		p.Repanic()
-	}
-	if inline {
+	if w.Finish(&j.Job) {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	return left, j.res // read before the deferred call clears it

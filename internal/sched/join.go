@@ -51,26 +51,79 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 func (w *Worker) fork(a, b func(w *Worker)) {
 	fj := Take[funcJob](w)
 	fj.f = b
-	fj.Init(w, runFuncJob)
-	w.Push(&fj.Job)
-	st := Forked
-	defer func() { // on every exit: the record goes back only after the fork ends
-		if st != Ended && !w.EndCut(&fj.Job, st) {
-			return // fj may still run on a thief: dropped, not reused
+	if !fj.HasRun() { // fresh: a reused record is still set up for w (see Take)
+		fj.Init(w, runFuncJob)
+	}
+	w.Begin(&fj.Job)
+	defer func() {
+		if w.Done(&fj.Job) {
+			fj.f = nil // drop the closure before the record is reused
+			fj.Put()
 		}
-		fj.f = nil // drop the closure before the record is reused
-		fj.Put()
 	}()
 	a(w)
-	st = Syncing // from here Sync takes fj back or waits for it itself
-	inline, p := w.Sync(&fj.Job)
-	st = Ended
+	if w.Finish(&fj.Job) {
+		b(w)
+	}
+}
+
+// Begin, Finish and Done are the fork protocol that Join, par.Join2 and par's
+// range cuts share, each with a record of its own type so that nothing
+// escapes. The frame that forks pushes its record with Begin, runs the first
+// half, and calls Finish, which reports whether the second half came back
+// unrun for the frame to run itself; a deferred call of Done on every exit
+// says whether the record may be cleared and given back. Where the fork is
+// stands in the record (Job.fork), not in the frame, so the deferred closure
+// captures nothing that must move to the heap.
+//
+//	j := Take[myJob](w)
+//	j.x = x
+//	if !j.HasRun() { // fresh: a reused record is still set up for w
+//		j.Init(w, runMyJob)
+//	}
+//	w.Begin(&j.Job)
+//	defer func() {
+//		if w.Done(&j.Job) {
+//			j.x = nil // drop references before the record is reused
+//			j.Put()
+//		}
+//	}()
+//	first(w)
+//	if w.Finish(&j.Job) {
+//		second(w)
+//	}
+
+// Begin pushes j, the record of a fork, initialized by the caller if it was
+// fresh (Init; a reused record is still set up for w: see Take). The caller
+// does that itself because naming an instance of a generic run function makes
+// a closure, which only a fresh record should pay for. Owner only.
+func (w *Worker) Begin(j *Job) {
+	j.fork = Forked
+	w.Push(j)
+}
+
+// Finish ends a fork whose first half returned normally: it reports true if
+// j came back unrun, and the caller runs its work itself, or false once its
+// thief has run it. A panic of the thief's is re-raised here, after the
+// deferred Done has given the record back, so that a panicking call leaves
+// no record holding its data. Owner only.
+func (w *Worker) Finish(j *Job) bool {
+	j.fork = Syncing // from here Sync takes j back or waits for it itself
+	inline, p := w.Sync(j)
+	j.fork = Ended
 	if p != nil {
 		p.Repanic()
 	}
-	if inline {
-		b(w)
-	}
+	return inline
+}
+
+// Done is the deferred end of a fork on every exit of its frame: it reports
+// whether j may be cleared and given back (Put). A fork whose first half
+// panicked takes j back or waits for its thief (EndCut); one cut short by
+// runtime.Goexit while a thief still runs j gives the record up, and Done
+// reports false. Owner only.
+func (w *Worker) Done(j *Job) bool {
+	return j.fork == Ended || w.EndCut(j, j.fork)
 }
 
 // CrowdLen is how many forked jobs a worker keeps in its deque before it
