@@ -37,9 +37,5 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	}()
 	a(w)
 	ok = true
-	inline, p := w.Sync(j)
-	if p != nil {
-		p.Repanic()
-	}
-	return inline
+	return w.Finish(j)
 }

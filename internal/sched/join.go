@@ -102,19 +102,33 @@ func (w *Worker) Begin(j *Job) {
 	w.Push(j)
 }
 
-// Finish ends a fork whose first half returned normally: it reports true if
-// j came back unrun, and the caller runs its work itself, or false once its
-// thief has run it. A panic of the thief's is re-raised here, after the
-// deferred Done has given the record back, so that a panicking call leaves
-// no record holding its data. Owner only.
+// Finish ends a fork whose first half returned normally: it takes j back
+// and reports true, and the caller runs j's work itself; or it waits for the
+// thief that took j and reports false. A panic of the thief's is re-raised
+// here, after the deferred Done has given the record back, so that a
+// panicking call leaves no record holding its data. Owner only.
 func (w *Worker) Finish(j *Job) bool {
-	j.fork = Syncing // from here Sync takes j back or waits for it itself
-	inline, p := w.Sync(j)
+	j.fork = Syncing // from here Finish takes j back or waits for it itself
+	for {
+		x := w.Pop()
+		if x == j {
+			w.local.inline++
+			j.fork = Ended
+			return true
+		}
+		if x == nil {
+			break
+		}
+		// A task the first half left behind (a detached spawn): run it now.
+		w.execute(x)
+	}
+	w.Wait(j)
 	j.fork = Ended
-	if p != nil {
+	if p := j.panic; p != nil {
+		j.panic = nil
 		p.Repanic()
 	}
-	return inline
+	return false
 }
 
 // Done is the deferred end of a fork on every exit of its frame: it reports
@@ -163,12 +177,12 @@ const CrowdLen = 4
 func (w *Worker) Crowded() bool { return w.dq.Len() >= CrowdLen }
 
 // RanInline counts a fork whose second half runs on w without having been
-// pushed (Crowded), as Sync counts one it took back. Owner only.
+// pushed (Crowded), as Finish counts one it took back. Owner only.
 func (w *Worker) RanInline() { w.local.inline++ }
 
 // ForkState is where a fork is, for the deferred call that ends it on every
-// exit: Forked while the first half runs, Syncing while Sync takes the job
-// back or waits for its thief, Ended once Sync has returned.
+// exit: Forked while the first half runs, Syncing while Finish takes the job
+// back or waits for its thief, Ended once Finish has returned.
 type ForkState uint8
 
 const (
@@ -177,7 +191,7 @@ const (
 	Ended
 )
 
-// EndCut ends a fork whose frame is unwinding before Sync returned, and
+// EndCut ends a fork whose frame is unwinding before Finish returned, and
 // reports whether the caller may clear j and give it back (Put). From Forked,
 // the first half panicked: j is taken back unrun or its thief is waited for
 // (Abandon). From Syncing, the fork was cut short by runtime.Goexit while it
@@ -190,29 +204,6 @@ func (w *Worker) EndCut(j *Job, st ForkState) bool {
 	}
 	w.Abandon(j)
 	return true
-}
-
-// Sync is the end of a fork whose first half returned normally: it takes j
-// back and reports true, and the caller runs j's work itself; or it waits for
-// the thief that took j and reports false, with j's panic if it had one. The
-// caller re-raises that panic once it has given j's record back, so that a
-// panicking call leaves no record holding its data.
-func (w *Worker) Sync(j *Job) (inline bool, p *Panic) {
-	for {
-		x := w.Pop()
-		if x == j {
-			w.local.inline++
-			return true, nil
-		}
-		if x == nil {
-			break
-		}
-		// A task the first half left behind (a detached spawn): run it now.
-		w.execute(x)
-	}
-	w.Wait(j)
-	p, j.panic = j.panic, nil
-	return false, p
 }
 
 // Abandon is the end of a fork whose first half is panicking: it takes j back
@@ -286,7 +277,7 @@ func Free[T any](w *Worker, t *T) {
 }
 
 // Records is a worker's stack of fork records of one type. The forks of one
-// worker nest: a fork ends (Sync or Abandon) before the fork that was running
+// worker nest: a fork ends (Finish or Abandon) before the fork that was running
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
 // index step each way, and stays in the stack between uses with its run
@@ -308,7 +299,7 @@ const maxRecords = 256
 // Take returns a record of type T for a fork on w, whose first field is Job;
 // the fork gives it back with Put or Drop (a record that is not cached
 // ignores both). A reused record holds what its last user left: its owner is
-// w, its panic was cleared when its fork ended (Sync, Abandon), and users
+// w, its panic was cleared when its fork ended (Finish, Abandon), and users
 // clear their references before Put; so a user initializes only a fresh
 // record (see Job.HasRun). Owner only.
 func Take[T any](w *Worker) *T {
