@@ -141,8 +141,9 @@ func (b *body[R]) join(left, right R) R {
 
 // leaf folds [lo, hi), a piece that sp declined to cut, in steps of
 // sp.Step(hi-lo). Between two steps it looks once whether another participant
-// of the pool has nothing to do (sched.Worker.Hungry) and, if so, cuts what it
-// has left in two and forks the right part, as a cut of the splitter would:
+// of the pool has nothing to do (sched.Worker.Hungry) and, if so and if no
+// job of its own waits unstolen in its deque, cuts what it has left in two and
+// forks the right part, as a cut of the splitter would:
 // lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
 // promotion step of heartbeat scheduling (Acar et al., PLDI 2018). The pieces
 // cut before the costly end of a range was reached were sized by the cheap
@@ -159,7 +160,7 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R]) R {
 	}
 	acc := b.fold(lo, lo+step)
 	for cur := lo + step; cur < hi && !b.done(cur); {
-		if hi-cur >= 2*sp.Min() && w.Hungry() && !w.Crowded() {
+		if hi-cur >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
 			return b.join(b.join(acc, left), right)
 		}
@@ -179,7 +180,7 @@ func descend[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *bod
 		return b.fold(lo, hi)
 	}
 	mid := split.Cut(lo, hi)
-	if hi-lo >= 2*sp.Min() && w.Hungry() && !w.Crowded() {
+	if hi-lo >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
 		return b.join(forkRange(w, lo, mid, hi, sp, b, true))
 	}
 	left := descend(w, lo, mid, step, sp, b)

@@ -52,3 +52,10 @@ func (w *Worker) WakeCaller() {
 		s.unpark(wakeLook)
 	}
 }
+
+// Len returns how many jobs w's deque holds that no thief has taken. A
+// running leaf forks for hunger only when it is 0: a job it pushed earlier and
+// that still waits there answers the hunger already, and so does any older,
+// larger one (Tzannes et al. split a running loop only when the worker's own
+// deque is empty). Owner only.
+func (w *Worker) Len() int { return w.dq.Len() }
