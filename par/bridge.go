@@ -110,7 +110,10 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		return zero
 	}
 	if !sp.TrySplit(hi-lo, stolen) {
-		return leaf(w, lo, hi, sp, b)
+		if step := sp.Step(hi - lo); step < hi-lo {
+			return leaf(w, lo, hi, step, sp, b)
+		}
+		return b.fold(lo, hi)
 	}
 	mid := lo + (hi-lo)/2
 	if b.fixedTree {
@@ -128,7 +131,10 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	} else {
 		left, right = forkRange(w, lo, mid, hi, sp, b, false)
 	}
-	return b.join(left, right)
+	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
+		return left
+	}
+	return b.combine(left, right)
 }
 
 // join combines the results of two adjacent pieces, left then right.
@@ -139,8 +145,8 @@ func (b *body[R]) join(left, right R) R {
 	return b.combine(left, right)
 }
 
-// leaf folds [lo, hi), a piece that sp declined to cut, in steps of
-// sp.Step(hi-lo). Between two steps it looks once whether another participant
+// leaf folds [lo, hi), a piece that sp declined to cut, in steps of the
+// given length, sp.Step(hi-lo), shorter than the piece. Between two steps it looks once whether another participant
 // of the pool has nothing to do (sched.Worker.Hungry) and, if so and if no
 // job of its own waits unstolen in its deque, cuts what it has left in two and
 // forks the right part, as a cut of the splitter would:
@@ -150,11 +156,7 @@ func (b *body[R]) join(left, right R) R {
 // start, and without this the last of them ran to its end on one worker while
 // the others waited. Results combine in order. With a fixed tree the steps and
 // the cut are nodes of the canonical tree (descend).
-func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R]) R {
-	step := sp.Step(hi - lo)
-	if step >= hi-lo {
-		return b.fold(lo, hi)
-	}
+func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R]) R {
 	if b.fixedTree {
 		return descend(w, lo, hi, step, sp, b)
 	}

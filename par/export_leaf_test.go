@@ -19,7 +19,7 @@ func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
 		}
 		sp := split.New(1, 1, 0)
 		sp.TrySplit(n, false) // spends the budget of one cut
-		leaf(w, 0, n, sp, &body[struct{}]{fixedTree: fixed, each: func(lo, hi int) {
+		leaf(w, 0, n, sp.Step(n), sp, &body[struct{}]{fixedTree: fixed, each: func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				f(i)
 			}
