@@ -201,7 +201,7 @@ func TestZeroOptionPanics(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/n=%d", poolName(p), c.name, n), func(t *testing.T) {
 					opts := append(poolOpts(p), par.WithGrain(3), par.Option{})
 					v := panicValue(t, func() { c.call(n, opts) })
-					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", c.name, len(opts)-1)
+					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", c.name, len(opts)-1)
 					require.Equal(t, want, v)
 				})
 			}

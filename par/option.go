@@ -120,7 +120,7 @@ func configure(opts []Option) config {
 		case optLabels:
 			c.labels = labelled(o.ctx)
 		case 0:
-			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", callName(), i))
+			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", callName(), i))
 		}
 	}
 	return c
