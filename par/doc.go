@@ -54,6 +54,15 @@
 // call is left longer than about 50 µs at that pace (nor cut into more than
 // 128 pieces per participant by it), so that a core that slows down in the
 // middle of a piece holds up the end of the call by little.
+// A piece that has started still answers demand: it runs in 16 steps, and
+// between two steps it looks once (two atomic loads) whether another
+// participant of the pool has nothing to do; if one has, and no job of its own
+// waits unstolen, it forks the second half of what it has left (lazy binary
+// splitting). So the last pieces of a range whose cost climbs toward its end,
+// sized by the cheap start, are shared while they run instead of holding the
+// call's end on one core. Calls whose result must not depend on timing (Sum
+// of floats) give away only nodes of their fixed tree.
+//
 // WithGrain fixes the piece size for a call and WithMinLen bounds it from
 // below, for the rare loop whose elements are so cheap and numerous that the
 // adaptive pieces are too small, or so uneven that they are too large.

@@ -12,6 +12,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Options: any combination of options, however large or small its values,
+// gives the result of the call without options, or panics at once with a
+// message (FuzzOptions); options on an empty input are checked too.
+
 // optValues are the values an option byte of FuzzOptions draws from, besides
 // the two fuzzed integers: the bounds of the valid range and of int.
 var optValues = []int{0, -1, 1, 2, math.MaxInt, math.MinInt}
