@@ -7,20 +7,22 @@ import "sync"
 // a scratch buffer, a hasher, a random generator, anything that is costly to
 // make per element and unsafe to share between goroutines.
 //
-// Each piece of the range that runs (a leaf) takes a value when it starts and
-// gives it back when it ends; init runs only when no value is free. So init
-// runs at most once per leaf, and in practice about once per goroutine that
-// works on the call at the same moment: at most the pool's workers plus the
-// caller, unless f makes parallel calls itself (a worker that waits inside f
-// runs other pieces meanwhile, which need values of their own). The count is
-// small but not fixed, since it depends on timing: 0 for an empty s, at least
-// 1 otherwise. On this project's 2-core machine, MapInit over 10^6 ints ran
-// init 1 to 3 times on pools of 1 to 8 workers, where ForRange cut the same
-// range into 11 to 23 pieces; with WithGrain(1), a piece per element, it ran
-// init at most workers+1 times (TestInitCountSmall checks that bound). A
-// value goes from one leaf to the next through a mutex, so the writes made to
-// it by one leaf happen before the next leaf that takes it. The values are
-// dropped when MapInit returns.
+// Each piece of the range that a goroutine runs at once (a leaf, or a step of
+// one: a running leaf works in steps, to give half of what it has left to an
+// idle worker) takes a value when it starts and gives it back when it ends;
+// init runs only when no value is free. So init runs at most once per piece,
+// and in practice about once per goroutine that works on the call at the same
+// moment: at most the pool's workers plus the caller, unless f makes parallel
+// calls itself (a worker that waits inside f runs other pieces meanwhile,
+// which need values of their own). The count is small but not fixed, since
+// it depends on timing: 0 for an empty s, at least 1 otherwise. On this
+// project's 2-core machine, MapInit over 10^6 ints ran init 1 to 3 times on
+// pools of 1 to 8 workers, where ForRange cut the same range into 186 to 2358
+// pieces; with WithGrain(1), a piece per element, it ran init at most
+// workers+1 times (TestInitCountSmall checks that bound). A value goes from
+// one piece to the next through a mutex, so the writes made to it in one
+// piece happen before the next piece that takes it. The values are dropped
+// when MapInit returns.
 //
 // The value is passed as T, not *T: the values such a body wants (a
 // *bytes.Buffer, a *rand.Rand, a hash.Hash, a *[4096]byte) are pointers or
@@ -33,7 +35,7 @@ import "sync"
 // returns. A panic in f or in init reaches the caller with its original value
 // once the calls in progress have returned; pieces not yet started are
 // skipped. Besides the result and the values, a call allocates a few small
-// records, and locks a mutex twice per leaf.
+// records, and locks a mutex twice per piece.
 func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts ...Option) []R {
 	switch {
 	case init == nil && f == nil:

@@ -3,6 +3,7 @@ package par_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,7 +51,12 @@ func TestSurfaceZeroOption(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/n=%d", poolName(p), c.name, n), func(t *testing.T) {
 					opts := append(poolOpts(p), par.WithGrain(3), par.Option{})
 					v := panicValue(t, func() { c.call(n, opts) })
-					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", c.name, len(opts)-1)
+					// The message of Map's, whose wording args_test.go
+					// checks, with the name of the call.
+					ref := panicValue(t, func() { par.Map(indices(n), func(x int) int { return x }, opts...) })
+					require.IsType(t, "", ref)
+					want := strings.Replace(ref.(string), "par: Map: ", "par: "+c.name+": ", 1)
+					require.Contains(t, want, fmt.Sprintf("par: %s: opts[%d] is a zero Option", c.name, len(opts)-1))
 					require.Equal(t, want, v)
 				})
 			}
