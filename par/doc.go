@@ -20,6 +20,12 @@
 // yield in input order, Find and FindIndex return the first match in order,
 // MinFunc and MaxFunc the first of equals, and Reduce combines neighbours
 // left to right, so its op needs to be associative but not commutative.
+// FindLast and FindLastIndex return the last match in order, Positions the
+// indices of every match in increasing order; Partition keeps the order of s
+// in both of its results, FilterIndex in its one. FindAny and FindAnyIndex
+// return whichever match a piece finds first, which depends on timing.
+// Product, like Sum, gives bit-identical float results on every run and
+// worker count.
 // Writes made by the functions a call runs happen before the call returns.
 // Which goroutine runs which element, and in which order the elements are
 // visited, is not specified.
@@ -76,6 +82,10 @@
 // each top-level call borrows a worker handle (a seat) for its length,
 // which costs a lock and a few atomic operations. See the benchmarks in this
 // package and `go run ./bench` for measured figures.
+//
+// MapInit and ForEachInit call init at most once per piece, and in practice
+// about once per goroutine working on the call (TestInitCountSmall bounds it
+// by the pool's workers plus the caller).
 //
 // A call costs about 130 ns more than the plain loop when it ends within its
 // timed prefix (BenchmarkSmallCall: its record, any closure it builds around
