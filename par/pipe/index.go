@@ -271,9 +271,10 @@ func (p Pipe[T]) IndexFunc(pred func(T) bool, opts ...par.Option) int {
 }
 
 // LastIndexFunc returns the source position of the last item of p, in
-// order, for which pred is true, or -1 if there is none. Each piece looks at
-// its batches from the last one back, and a piece stops once a match at a
-// later position is known. It panics if p's positions are not known.
+// order, for which pred is true, or -1 if there is none. It is Find run from
+// the end: the range is cut from its end, each piece looks at its batches
+// from the last one back, and a piece stops once a match at a later position
+// is known. It panics if p's positions are not known.
 func (p Pipe[T]) LastIndexFunc(pred func(T) bool, opts ...par.Option) int {
 	if pred == nil {
 		panic("pipe: LastIndexFunc: pred is nil")
@@ -348,8 +349,12 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 	open := p.mustPositions(name)
 	var best atomic.Int64 // greatest matching position so far; every CAS happens before ReduceRange returns
 	best.Store(-1)
-	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+	// The pieces are cut from the mirrored range, so that the timed prefix
+	// and the left-first order of the bridge start from the end, where the
+	// answer is looked for first.
+	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
 		feed := open()
+		lo, hi := p.n-mhi, p.n-mlo
 		for b := hi; b > lo; {
 			a := max(lo, (b-1)/batch*batch)
 			if int64(b) <= best.Load() { // a later match settles it
@@ -375,11 +380,11 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 			b = a
 		}
 		return nil
-	}, func(l, r *hit[T]) *hit[T] {
-		if r != nil {
-			return r
+	}, func(l, r *hit[T]) *hit[T] { // l holds the later positions
+		if l != nil {
+			return l
 		}
-		return l
+		return r
 	}, opts...)
 	if found == nil {
 		var zero T
