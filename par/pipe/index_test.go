@@ -3,8 +3,10 @@ package pipe_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
@@ -94,7 +96,7 @@ func TestFindPositions(t *testing.T) {
 			for i := range xs {
 				xs[i] = i
 			}
-			for _, where := range []string{"front", "middle", "end", "nowhere", "many"} {
+			for _, where := range []string{"front", "middle", "end", "nowhere", "many", "sparse"} {
 				t.Run(fmt.Sprintf("%s/n=%d/%s", po.name, n, where), func(t *testing.T) {
 					var match func(x int) bool
 					switch where {
@@ -108,6 +110,8 @@ func TestFindPositions(t *testing.T) {
 						match = func(int) bool { return false }
 					case "many":
 						match = func(x int) bool { return x%7 == 3 }
+					case "sparse": // far apart: several pieces find one each
+						match = func(x int) bool { return x == n/4 || x == n/2 || x == 3*n/4 || x == n-1 }
 					}
 					odd := func(x int) bool { return x%2 == 1 }
 					for _, filtered := range []bool{false, true} {
@@ -240,5 +244,42 @@ func TestIndexNested(t *testing.T) {
 			got[k] = pipe.Sum(pipe.MapIndex(p, func(i, x int) int { return i * x }), po.opts...)
 		}, po.opts...)
 		require.Equal(t, slices.Repeat([]int{want}, len(got)), got, po.name)
+	}
+}
+
+// TestFindCombinesInOrder: when two pieces each find a match, the find-first
+// keeps the earlier and the find-last the later, whichever finished first.
+// The test holds the match that must win until the other has been seen, so
+// that both pieces report one (a bounded wait: without a thief it goes on).
+func TestFindCombinesInOrder(t *testing.T) {
+	const n = 100_000
+	pool := par.NewPool(par.Workers(2))
+	defer pool.Close()
+	opts := []par.Option{par.OnPool(pool), par.WithGrain(1000)}
+	for _, last := range []bool{false, true} {
+		winner, other := n/4, n-1
+		if last {
+			winner, other = other, winner
+		}
+		seen := make(chan struct{})
+		var once sync.Once
+		pred := func(x int) bool {
+			switch x {
+			case other:
+				once.Do(func() { close(seen) })
+			case winner:
+				select {
+				case <-seen:
+				case <-time.After(5 * time.Second):
+				}
+			}
+			return x == winner || x == other
+		}
+		p := pipe.Range(0, n)
+		if last {
+			require.Equal(t, winner, p.LastIndexFunc(pred, opts...))
+		} else {
+			require.Equal(t, winner, p.IndexFunc(pred, opts...))
+		}
 	}
 }
