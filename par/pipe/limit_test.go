@@ -2,6 +2,7 @@ package pipe_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -184,5 +185,19 @@ func TestLimitNested(t *testing.T) {
 			got[k] = pipe.Sum(q.Rev().Skip(100).StepBy(3).Take(5000), po.opts...)
 		}, po.opts...)
 		require.Equal(t, slices.Repeat([]int{want}, len(got)), got, po.name)
+	}
+}
+
+// TestSkipSumAgreesWithPar: a Skip that cuts the source's runs still hands
+// over each of its runs as one batch, so a float Sum after it equals par.Sum
+// of the same elements bit for bit.
+func TestSkipSumAgreesWithPar(t *testing.T) {
+	fs := randFloats(300_001, 21)
+	for _, cut := range []int{0, 1, 3, 127, 129, 256, 1000} {
+		want := par.Sum(fs[cut:])
+		for _, po := range surfacePools(t) {
+			got := pipe.Sum(pipe.From(fs).Skip(cut), po.opts...)
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "Skip(%d) on %s", cut, po.name)
+		}
 	}
 }

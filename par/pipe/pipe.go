@@ -50,9 +50,9 @@ type Pipe[T any] struct {
 //
 // What a stage may rely on is weaker than that, since some stages rebatch:
 // every batch holds at most `batch` items, and the items come in order. A
-// FlatMap hands over its items in as many batches as they fill, and Skip and
-// Rev of a one-to-one pipe may hand over one run in two batches, since the
-// runs of the pipe and of its source are aligned differently.
+// FlatMap hands over its items in as many batches as they fill, and
+// SkipWhile past a Filter or FlatMap may hand over one run in two batches,
+// since the runs of the pipe and of its source are aligned differently.
 type feeder[T any] func(lo, hi int, sink func([]T))
 
 // Len returns the number of source positions of p: its item count if no
