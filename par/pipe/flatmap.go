@@ -21,9 +21,11 @@ import "fmt"
 // as after a Filter, and Take, Skip, StepBy and Rev refuse it.
 //
 // The append form was chosen over a yield callback (f(x, yield func(R)))
-// and over an iter.Seq per item by measurement: BenchmarkFlatMapShapes in
-// this package, where yield costs a call per output item and an iter.Seq a
-// closure per input item.
+// and over an iter.Seq per item by measurement. BenchmarkFlatMapShapes: a
+// million items making 0 to 3 items each, summed; medians of 5 on this
+// project's 2-core machine under load, so as ratios: append 7.1 ms, yield
+// 10.4 ms (a call per output item), iter.Seq 105 ms (a closure and three
+// allocations per input item), the sequential loop 7.4 ms.
 func FlatMap[T, R any](p Pipe[T], f func(x T, out []R) []R) Pipe[R] {
 	if f == nil {
 		panic("pipe: FlatMap: f is nil")

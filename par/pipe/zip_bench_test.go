@@ -16,7 +16,12 @@ import (
 // second (b.SetBytes: both slices) show how close each comes to the
 // machine's bandwidth.
 //
-//	go test ./par/pipe -run '^$' -bench 'Dot' -benchmem -count 3 -benchtime 10x
+//	go test ./par/pipe -run '^$' -bench 'Dot/^n=50000000$/' -benchmem -count 5 -benchtime 5x
+//
+// Medians of 5 at n=50,000,000 on this project's 2-core machine with a load
+// average of about 10 (indicative only): loop 147 ms, funcvalue 427 ms,
+// reducerange 116 ms, goroutines2 96 ms, pipe 223 ms with 290 allocations
+// (108 KB) whatever n.
 
 var dotSink float64
 
