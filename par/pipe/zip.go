@@ -139,22 +139,27 @@ func (t *productTask[T]) tree(w *par.Worker, s span) T {
 func (t *productTask[T]) leaf(lo, hi int) T {
 	feed := t.p.open()
 	var a0, a1, a2, a3 T
-	mul := func(xs []T) {
-		i := 0
-		for ; i+4 <= len(xs); i += 4 {
-			a0 *= xs[i]
-			a1 *= xs[i+1]
-			a2 *= xs[i+2]
-			a3 *= xs[i+3]
-		}
-		for ; i < len(xs); i++ {
-			a0 *= xs[i]
-		}
-	}
+	mul := func(xs []T) { a0, a1, a2, a3 = mul4(xs, a0, a1, a2, a3) }
 	return split.Pairwise(lo, hi, func(b int) T {
 		a0, a1, a2, a3 = 1, 1, 1, 1
 		blo, bhi := split.BlockRange(b, t.p.n)
 		feed(blo, bhi, mul)
 		return (a0 * a1) * (a2 * a3)
 	}, func(a, b T) T { return a * b })
+}
+
+// mul4 multiplies four accumulators by xs in the pattern of Sum's add4, with
+// the accumulators in registers (see add4).
+func mul4[T par.Number](xs []T, a0, a1, a2, a3 T) (T, T, T, T) {
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		a0 *= xs[i]
+		a1 *= xs[i+1]
+		a2 *= xs[i+2]
+		a3 *= xs[i+3]
+	}
+	for ; i < len(xs); i++ {
+		a0 *= xs[i]
+	}
+	return a0, a1, a2, a3
 }
