@@ -2,14 +2,15 @@ package pipe
 
 import (
 	"runtime"
+	"sync"
 
 	"github.com/weftgo/weft/par"
 )
 
-// groupLeavesPerCore is about how many pieces per core a grouping terminal
-// cuts its range into at most, as par.CountBy does: each piece's map costs a
-// merge about as dear as building it when keys repeat rarely, so a grouping
-// wants few, long pieces.
+// groupLeavesPerCore is about how many pieces per core GroupBy cuts its range
+// into at most, as par.GroupBy does: each piece's map costs a merge about as
+// dear as building it when keys repeat rarely, so GroupBy wants few, long
+// pieces.
 const groupLeavesPerCore = 8
 
 // groupOpts returns opts preceded by a minimum piece length of about
@@ -23,32 +24,55 @@ func groupOpts(n int, opts []par.Option) []par.Option {
 // CountBy returns how many items of p have each key: the result maps key(x)
 // to the number of items x with that key, and holds no other key (an empty,
 // non-nil map if there are none). It is par.CountBy at the end of a fused
-// pipeline: each piece of the range runs the stages and counts into a map of
-// its own, and adjacent pieces' maps are merged in a tree, the smaller into
-// the larger. key runs in parallel, once per item. Unless the call gives
-// WithMinLen or WithGrain, no piece is shorter than Len()/(8*GOMAXPROCS)
-// positions, which bounds the number of maps.
+// pipeline: each piece of the range runs the stages and counts into a map
+// that no other piece is using at the time (taken from the call's spare
+// maps, or made), so a call makes about one map per participant; the maps are
+// merged at the end on the calling goroutine, each into the largest. key runs
+// in parallel, once per item.
 func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K]int {
 	if key == nil {
 		panic("pipe: CountBy: key is nil")
 	}
-	return par.ReduceRange(p.n, map[K]int{}, func(lo, hi int) map[K]int {
-		m := map[K]int{}
+	var mu sync.Mutex
+	var spare []map[K]int // guarded by mu
+	par.ForRange(p.n, func(lo, hi int) {
+		mu.Lock()
+		var m map[K]int
+		if k := len(spare); k > 0 {
+			m, spare = spare[k-1], spare[:k-1]
+		} else {
+			m = map[K]int{}
+		}
+		mu.Unlock()
+		defer func() { // after a panic too: the call's result is dropped anyway
+			mu.Lock()
+			spare = append(spare, m)
+			mu.Unlock()
+		}()
 		p.open()(lo, hi, func(xs []T) {
 			for _, x := range xs {
 				m[key(x)]++
 			}
 		})
-		return m
-	}, func(a, b map[K]int) map[K]int {
-		if len(a) < len(b) {
-			a, b = b, a
+	}, opts...)
+	if len(spare) == 0 {
+		return map[K]int{}
+	}
+	big := 0
+	for i, m := range spare {
+		if len(m) > len(spare[big]) {
+			big = i
 		}
-		for k, n := range b {
-			a[k] += n
+	}
+	out := spare[big]
+	for i, m := range spare {
+		if i != big {
+			for k, n := range m {
+				out[k] += n
+			}
 		}
-		return a
-	}, groupOpts(p.n, opts)...)
+	}
+	return out
 }
 
 // GroupBy returns the items of p grouped by key: the result maps key(x) to
@@ -58,7 +82,9 @@ func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 // fused pipeline, with the same costs: each piece groups into a map of its
 // own, the maps are merged in a tree (each group a list of the pieces'
 // slices, joined in order in O(1)), and the groups are then copied into one
-// slice each on the calling goroutine.
+// slice each on the calling goroutine. Unless the call gives WithMinLen or
+// WithGrain, no piece is shorter than Len()/(8*GOMAXPROCS) positions, which
+// bounds the number of maps.
 func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K][]T {
 	if key == nil {
 		panic("pipe: GroupBy: key is nil")
