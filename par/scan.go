@@ -1,25 +1,37 @@
 package par
 
-// A prefix scan (oneTBB's parallel_scan; Rayon has none) in two passes over
-// blocks fixed by the length alone. The first pass folds every block but the
-// last into its total, in parallel; the totals are then scanned on the calling
-// goroutine into each block's offset, the fold of all the blocks before it;
-// the second pass scans every block from its offset, in parallel. This is
-// reduce-then-scan: it reads the input twice and writes the output once. The
-// other shape, scan-then-fix (scan each block from identity, then add the
-// offsets), reads once but writes twice and reads its output back, which on
-// a loop bound by memory bandwidth moves more bytes (W10 of `go run ./bench`).
+import "sync"
+
+// A prefix scan (oneTBB's parallel_scan; Rayon has none) over blocks fixed by
+// the length alone, in one pass where it can and two where it must.
 //
-// The blocks depend only on n, never on the workers or the timing, and each
-// element's value is computed by the same sequence of op calls whatever runs
-// it, so a float scan gives the same bits on every run and worker count.
+// Element i of block b is offset(b) op s[lo] op ... op s[i], where offset(b)
+// is the fold, in order, of the totals of the blocks before it, and a block's
+// total is the fold of its elements from identity. The pieces of the range
+// take their blocks in order, and a piece whose block is at the frontier (its
+// offset known: every block before it is done) scans it at once, reading and
+// writing each element once and folding its total beside, which moves the
+// frontier on. A piece ahead of the frontier cannot scan yet: it folds its
+// block's total only, and the frontier moves over such blocks as soon as it
+// reaches them. A second pass then scans, from their offsets, the blocks
+// that were only folded. This is reduce-then-scan where the work runs ahead
+// of the frontier, which reads those blocks twice, and a plain scan where it
+// does not: a call that runs alone (a short input within the timed prefix, a
+// pool whose workers are busy elsewhere) costs what the sequential loop does.
+// Scan-then-fix (scan each block from identity, then combine the offsets into
+// the output) would read once but write twice and read the output back,
+// more bytes on a loop bound by memory bandwidth (W10 of `go run ./bench`).
+//
+// Which blocks are scanned at once depends on timing; the values never do:
+// the blocks depend only on n, and every element and offset is computed by
+// the same sequence of op calls whichever way its block went, so a float
+// scan gives the same bits on every run and worker count.
 
 // scanMinBlock is the shortest block; an input of at most this many elements
 // is one block, scanned in one pass on the calling goroutine.
 const scanMinBlock = 1 << 12
 
-// scanMaxBlocks bounds the number of blocks, and so the sequential scan of
-// their totals between the passes.
+// scanMaxBlocks bounds the number of blocks, and so the locking per block.
 const scanMaxBlocks = 1 << 12
 
 // scanBlockLen returns the block length of a scan of n elements: a function of
@@ -28,11 +40,61 @@ func scanBlockLen(n int) int {
 	return max(scanMinBlock, (n+scanMaxBlocks-1)/scanMaxBlocks)
 }
 
-// scanKernels are what a scan does with a block: total folds s[lo:hi] from
-// identity; scan writes the scan of s[lo:hi] from offset into the output.
+// scanKernels are what a scan does with a block [lo, hi): total folds it
+// from identity; scan writes its scan from offset into the output and
+// returns its total, folded beside from identity.
 type scanKernels[E any] struct {
 	total func(lo, hi int) E
-	scan  func(lo, hi int, offset E)
+	scan  func(lo, hi int, offset E) E
+}
+
+// scanFront is the frontier of a scan: the blocks before it are done (scanned,
+// or folded and given their offset), so its own offset is known.
+type scanFront[E any] struct {
+	op func(E, E) E
+	mu sync.Mutex
+	// Guarded by mu while the pieces run, and read by the caller after:
+	at      int    // the frontier: offsets[b] is known for every b <= at
+	offsets []E    // offsets[b] is the fold of the totals of the blocks before b
+	totals  []E    // the totals of the blocks that were only folded
+	folded  []bool // the blocks that were only folded: the second pass scans them
+}
+
+// offset returns the offset of block b and true if b is at the frontier.
+func (f *scanFront[E]) offset(b int) (E, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.at != b {
+		var zero E
+		return zero, false
+	}
+	return f.offsets[b], true
+}
+
+// scanned records that block b, at the frontier, was scanned and has total t,
+// and moves the frontier on.
+func (f *scanFront[E]) scanned(b int, t E) {
+	f.mu.Lock()
+	defer f.mu.Unlock() // op may panic
+	f.offsets[b+1] = f.op(f.offsets[b], t)
+	f.at = b + 1
+	f.advance()
+}
+
+// fold records that block b, ahead of the frontier when it began, has total t.
+func (f *scanFront[E]) fold(b int, t E) {
+	f.mu.Lock()
+	defer f.mu.Unlock() // op may panic
+	f.totals[b], f.folded[b] = t, true
+	f.advance()
+}
+
+// advance moves the frontier over the blocks that were folded. f.mu is held.
+func (f *scanFront[E]) advance() {
+	for f.at < len(f.folded) && f.folded[f.at] {
+		f.offsets[f.at+1] = f.op(f.offsets[f.at], f.totals[f.at])
+		f.at++
+	}
 }
 
 // scanRun scans n elements in blocks of scanBlockLen(n) with k, combining the
@@ -54,22 +116,32 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 		c.grain = max(1, c.grain/bl)
 	}
 	c.minLen = max(1, c.minLen/bl)
-	offsets := make([]E, blocks)
-	// Pass 1: the totals of every block but the last, which no offset needs.
-	run(&c, blocks-1, &body[struct{}]{name: name, each: func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			offsets[b+1] = k.total(b*bl, (b+1)*bl)
-		}
-	}})
-	// offsets[b] holds the total of block b-1: fold them in order.
-	offsets[0] = identity
-	for b := 1; b < blocks; b++ {
-		offsets[b] = op(offsets[b-1], offsets[b])
-	}
-	// Pass 2: each block from its offset.
+	f := &scanFront[E]{op: op, offsets: make([]E, blocks+1), totals: make([]E, blocks), folded: make([]bool, blocks)}
+	f.offsets[0] = identity
 	run(&c, blocks, &body[struct{}]{name: name, each: func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			k.scan(b*bl, min(n, (b+1)*bl), offsets[b])
+			blo, bhi := b*bl, min(n, (b+1)*bl)
+			if off, ok := f.offset(b); ok {
+				f.scanned(b, k.scan(blo, bhi, off))
+			} else {
+				f.fold(b, k.total(blo, bhi))
+			}
+		}
+	}})
+	// Every block is done, so the frontier is at the end; the pieces'
+	// writes happen before run returns.
+	var late []int
+	for b, folded := range f.folded {
+		if folded {
+			late = append(late, b)
+		}
+	}
+	if len(late) == 0 {
+		return
+	}
+	run(&c, len(late), &body[struct{}]{name: name, each: func(lo, hi int) {
+		for _, b := range late[lo:hi] {
+			k.scan(b*bl, min(n, (b+1)*bl), f.offsets[b])
 		}
 	}})
 }
@@ -149,22 +221,28 @@ func opKernels[E any](s, dst []E, identity E, op func(E, E) E, exclusive bool) s
 		return acc
 	}}
 	if exclusive {
-		k.scan = func(lo, hi int, acc E) {
+		k.scan = func(lo, hi int, acc E) E {
 			src, out := s[lo:hi], dst[lo:hi]
 			out = out[:len(src)]
+			t := identity
 			for i, x := range src { // x is read before out[i] is written: dst may be s
 				out[i] = acc
 				acc = op(acc, x)
+				t = op(t, x)
 			}
+			return t
 		}
 	} else {
-		k.scan = func(lo, hi int, acc E) {
+		k.scan = func(lo, hi int, acc E) E {
 			src, out := s[lo:hi], dst[lo:hi]
 			out = out[:len(src)]
+			t := identity
 			for i, x := range src {
 				acc = op(acc, x)
+				t = op(t, x)
 				out[i] = acc
 			}
+			return t
 		}
 	}
 	return k
@@ -199,13 +277,16 @@ func sumKernels[E Number](s, dst []E) scanKernels[E] {
 			}
 			return acc
 		},
-		scan: func(lo, hi int, acc E) {
+		scan: func(lo, hi int, acc E) E {
 			src, out := s[lo:hi], dst[lo:hi]
 			out = out[:len(src)]
+			var t E
 			for i, x := range src {
 				acc += x
+				t += x
 				out[i] = acc
 			}
+			return t
 		},
 	}
 }

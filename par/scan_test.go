@@ -161,8 +161,9 @@ func TestScanInPlaceOpPanics(t *testing.T) {
 	n := 8*par.ScanBlockLen(0) + 5
 	orig := indices(n)
 	for i := range orig {
-		orig[i]++ // no zero: 0 marks where op panics
+		orig[i]++ // positive: a negative value marks where op panics
 	}
+	const mark = -7
 	for _, p := range testPools(t) {
 		var opts []par.Option
 		if p != nil {
@@ -171,11 +172,11 @@ func TestScanInPlaceOpPanics(t *testing.T) {
 		for _, at := range []int{0, n / 2, n - 3} {
 			for _, excl := range []bool{false, true} {
 				s := slices.Clone(orig)
-				s[at] = 0
+				s[at] = mark
 				want := scanOracle(s, 0, addInt, excl)
 				boom := fmt.Sprintf("op at %d", at)
 				op := func(a, x int) int {
-					if x == 0 {
+					if x == mark {
 						panic(boom)
 					}
 					return a + x
@@ -190,7 +191,7 @@ func TestScanInPlaceOpPanics(t *testing.T) {
 				for i, x := range s {
 					orig := orig[i]
 					if i == at {
-						orig = 0
+						orig = mark
 					}
 					if x != orig && x != want[i] {
 						t.Fatalf("%s, panic at %d, exclusive %v: element %d = %d: neither its original value %d nor its scan %d",
