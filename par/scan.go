@@ -152,17 +152,22 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 // commutative. op runs in parallel; writes made by op happen before Scan
 // returns.
 //
-// The scan works in two passes over blocks whose length depends only on
-// len(s) (4,096 elements, or len(s)/4,096 when longer): the first folds each
-// block but the last from identity into its total, in parallel; the totals
-// are folded in order on the calling goroutine into each block's offset; the
-// second pass scans each block from its offset, in parallel. Element i of
-// block b is so offset(b) op s[lo] op ... op s[i], computed left to right,
-// whatever the schedule: a float scan gives the same bits on every run and
-// every number of workers (bits that may differ from the sequential loop's,
-// as the additions are grouped by block). op runs about twice per element;
-// an input of one block (up to 4,096 elements) is scanned in one pass on the
-// calling goroutine.
+// The elements are scanned in blocks whose length depends only on len(s)
+// (4,096 elements, or len(s)/4,096 when longer). Element i of block b is
+// offset(b) op s[lo] op ... op s[i], computed left to right from the block's
+// first element lo, where offset(b) is the fold, in order and from identity,
+// of the totals of the blocks before b, and a block's total is the fold of
+// its elements from identity. So a float scan gives the same bits on every
+// run and every number of workers; those bits may differ from the
+// sequential loop's, as the additions are grouped by block.
+//
+// The pieces of the range take their blocks in order: a block whose offset
+// is known when a piece comes to it is scanned at once, each element read and
+// written once (op runs twice per element: the scan and the total); a block
+// ahead of that is only folded to its total (once per element), and scanned
+// from its offset in a second pass (once more). An input of one block, or a
+// call that runs on the caller alone, is scanned in one pass. Besides the
+// result, a call allocates three slices of one entry per block.
 func Scan[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) S {
 	if op == nil {
 		panic("par: Scan: op is nil")
@@ -175,7 +180,8 @@ func Scan[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) S {
 // ScanExclusive returns the exclusive prefix scan of s with op: a new slice
 // whose element 0 is identity and element i is s[0] op ... op s[i-1]. op must
 // be associative with identity as its identity element. It works as Scan
-// does, with the same blocks and guarantees.
+// does, with the same blocks and guarantees: element i of block b, from its
+// first element lo, is offset(b) op s[lo] op ... op s[i-1] (offset(b) at lo).
 func ScanExclusive[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) S {
 	if op == nil {
 		panic("par: ScanExclusive: op is nil")
@@ -190,8 +196,8 @@ func ScanExclusive[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Opti
 //
 // If op panics, ScanInPlace panics with the same value once the pieces in
 // progress have finished, and every element of s holds either its original
-// value or its scanned one, never anything else: the first pass only reads
-// s, and the second writes each element once, with its final value.
+// value or its scanned one, never anything else: a block is written only
+// once its offset is known, each element once, with its final value.
 func ScanInPlace[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) {
 	if op == nil {
 		panic("par: ScanInPlace: op is nil")
