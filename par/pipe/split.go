@@ -137,9 +137,9 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // the pieces between the bytes '\n', where a final piece with no '\n' after
 // it is a line and a final '\n' does not start an empty one, so that an empty
 // s has no lines, "a\n" has one and "a\n\n" two ("a" and ""). These are the
-// lines bufio.ScanLines gives, except that a '\r' before the '\n' is kept as
-// part of the line (strings.TrimSuffix(line, "\r") drops it), and the lines
-// of strings.Lines without their '\n'. The lines share the memory of s (a
+// lines bufio.ScanLines gives, except that a '\r' at the end of a line, which
+// ScanLines drops, is kept (strings.TrimSuffix(line, "\r") drops it); and
+// they are the lines of strings.Lines without their '\n'. The lines share the memory of s (a
 // byte slice's lines have their capacity clipped).
 //
 // The pipeline's positions are the bytes of s: Len() is len(s), and the line

@@ -1,6 +1,7 @@
 package pipe_test
 
 import (
+	"bufio"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,14 @@ func FuzzSplit(f *testing.F) {
 		check("Split", strings.Split(s, string([]byte{sep})), pipe.Split(s, sep).Collect(opts...))
 		check("Split of bytes", strings.Split(s, string([]byte{sep})), str(pipe.Split(b, sep).Collect(opts...)))
 		check("Lines", linesOracle(s), pipe.Lines(s).Collect(opts...))
+		if !strings.Contains(s, "\r") { // bufio.ScanLines drops a '\r' at the end of a line
+			sc := bufio.NewScanner(strings.NewReader(s))
+			scanned := []string{}
+			for sc.Scan() {
+				scanned = append(scanned, sc.Text())
+			}
+			check("Lines against bufio.ScanLines", scanned, pipe.Lines(s).Collect(opts...))
+		}
 		check("Lines of bytes", linesOracle(s), str(pipe.Lines(b).Collect(opts...)))
 		check("Fields", fieldsOracle(s), pipe.Fields(s).Collect(opts...))
 		check("Fields of bytes", fieldsOracle(s), str(pipe.Fields(b).Collect(opts...)))
