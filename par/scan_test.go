@@ -228,3 +228,30 @@ func TestScanBlocksDependOnLengthOnly(t *testing.T) {
 	require.Equal(t, b+1, par.ScanBlockLen(b*b+1))
 	require.Equal(t, 12208, par.ScanBlockLen(50_000_000))
 }
+
+// TestScanOpPanicsReachCaller: a panic in op of the scans into a new slice
+// reaches the caller with its value, wherever it happens, and the pool runs
+// the next call normally.
+func TestScanOpPanicsReachCaller(t *testing.T) {
+	n := 5*par.ScanBlockLen(0) + 3
+	for _, p := range testPools(t) {
+		var opts []par.Option
+		if p != nil {
+			opts = append(opts, par.OnPool(p))
+		}
+		for _, at := range []int{0, n / 2, n - 1} {
+			s := indices(n)
+			boom := fmt.Errorf("op at %d", at)
+			op := func(a, x int) int {
+				if x == at {
+					panic(boom)
+				}
+				return a + x
+			}
+			require.Equal(t, boom, panicValue(t, func() { par.Scan(s, 0, op, opts...) }), "Scan, %s", poolName(p))
+			require.Equal(t, boom, panicValue(t, func() { par.ScanExclusive(s, 0, op, opts...) }), "ScanExclusive, %s", poolName(p))
+		}
+		s := indices(n)
+		require.Equal(t, scanOracle(s, 0, addInt, false), par.Scan(s, 0, addInt, opts...), "after the panics, %s", poolName(p))
+	}
+}

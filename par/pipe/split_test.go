@@ -160,3 +160,30 @@ func TestSplitEdges(t *testing.T) {
 	type text string
 	require.Equal(t, []text{"a", "b"}, pipe.Lines(text("a\nb\n")).Collect())
 }
+
+// TestSplitNestedAndStagePanics cuts texts inside the elements of another
+// call, and checks that a panic in a stage after a text source reaches the
+// caller with its value.
+func TestSplitNestedAndStagePanics(t *testing.T) {
+	s := randText(20_000, 9, alphabets[0])
+	want := linesOracle(s)
+	for name, opts := range pools(t) {
+		ok := par.Map(make([]int, 8), func(int) bool {
+			got := pipe.Lines(s).Collect(opts...)
+			return fmt.Sprint(got) == fmt.Sprint(want) && pipe.Fields(s).Count(opts...) == len(fieldsOracle(s))
+		}, opts...)
+		require.NotContains(t, ok, false, name)
+		last := want[len(want)-1]
+		boom := fmt.Errorf("line %q", last)
+		v := panicValue(t, func() {
+			pipe.Map(pipe.Lines(s), func(l string) int {
+				if l == last {
+					panic(boom)
+				}
+				return len(l)
+			}).Collect(opts...)
+		})
+		require.Equal(t, boom, v, name)
+		require.Equal(t, want, pipe.Lines(s).Collect(opts...), "after the panic, %s", name)
+	}
+}
