@@ -15,8 +15,10 @@ const groupLeavesPerCore = 8
 
 // groupOpts returns opts preceded by a minimum piece length of about
 // n/(8*GOMAXPROCS) positions, which a WithMinLen or WithGrain of the call's
-// own, coming later, overrides.
+// own, coming later, overrides. It checks opts first, so that a bad option's
+// message gives its index in the caller's opts.
 func groupOpts(n int, opts []par.Option) []par.Option {
+	checkOpts(opts)
 	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
 	return append([]par.Option{par.WithMinLen(max(1, (n+parts-1)/parts))}, opts...)
 }

@@ -79,3 +79,25 @@ func TestGroupingNilKeyMessages(t *testing.T) {
 	require.NotNil(t, empty)
 	require.Empty(t, empty)
 }
+
+// TestGroupingBadOptions: a bad option panics with the index it has in the
+// caller's options, as for every terminal (see TestTerminalBadOptions).
+func TestGroupingBadOptions(t *testing.T) {
+	closed := par.NewPool(par.Workers(2))
+	closed.Close()
+	key := func(x int) int { return x % 3 }
+	calls := map[string]func(pipe.Pipe[int], []par.Option){
+		"CountBy": func(p pipe.Pipe[int], o []par.Option) { pipe.CountBy(p, key, o...) },
+		"GroupBy": func(p pipe.Pipe[int], o []par.Option) { pipe.GroupBy(p, key, o...) },
+	}
+	for src, p := range sources() {
+		for name, call := range calls {
+			v := panicValue(t, func() { call(p, []par.Option{par.WithGrain(5), {}}) })
+			require.Equal(t, "pipe: "+name+": opts[1] is a zero Option: build options with OnPool, WithGrain or WithMinLen", v, src)
+			v = panicValue(t, func() { call(p, []par.Option{par.OnPool(closed)}) })
+			err, ok := v.(error)
+			require.True(t, ok, "%s: the panic value is an error, got %T", src, v)
+			require.EqualError(t, err, "pipe: "+name+": OnPool in opts[0]: weft: pool used after Close", src)
+		}
+	}
+}
