@@ -142,3 +142,26 @@ func TestGroupingNilKeyPanics(t *testing.T) {
 		require.Equal(t, "par: GroupBy: key is nil", v)
 	}
 }
+
+// TestGroupingAndScanBadOptions: a zero Option panics at once, with the
+// function's name and the index, on an empty input as on a long one.
+func TestGroupingAndScanBadOptions(t *testing.T) {
+	bad := []par.Option{par.WithGrain(2), {}}
+	key := func(x int) int { return x }
+	add := func(a, b int) int { return a + b }
+	for _, in := range [][]int{nil, indices(100_000)} {
+		for name, call := range map[string]func(){
+			"CountBy":              func() { par.CountBy(in, key, bad...) },
+			"GroupBy":              func() { par.GroupBy(in, key, bad...) },
+			"Scan":                 func() { par.Scan(in, 0, add, bad...) },
+			"ScanExclusive":        func() { par.ScanExclusive(in, 0, add, bad...) },
+			"ScanInPlace":          func() { par.ScanInPlace(in, 0, add, bad...) },
+			"ScanExclusiveInPlace": func() { par.ScanExclusiveInPlace(in, 0, add, bad...) },
+			"PrefixSum":            func() { par.PrefixSum(in, bad...) },
+			"PrefixSumInPlace":     func() { par.PrefixSumInPlace(in, bad...) },
+		} {
+			require.Equal(t, "par: "+name+": opts[1] is a zero Option: build options with OnPool, WithGrain or WithMinLen",
+				panicValue(t, call), "len %d", len(in))
+		}
+	}
+}
