@@ -3,6 +3,7 @@ package par_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -150,6 +151,10 @@ func TestGroupingAndScanBadOptions(t *testing.T) {
 	key := func(x int) int { return x }
 	add := func(a, b int) int { return a + b }
 	for _, in := range [][]int{nil, indices(100_000)} {
+		// The message's wording is Map's (see TestZeroOptionPanics).
+		mapMsg, ok := panicValue(t, func() { par.Map(in, key, bad...) }).(string)
+		require.True(t, ok)
+		require.Contains(t, mapMsg, "par: Map: opts[1] is a zero Option")
 		for name, call := range map[string]func(){
 			"CountBy":              func() { par.CountBy(in, key, bad...) },
 			"GroupBy":              func() { par.GroupBy(in, key, bad...) },
@@ -160,8 +165,7 @@ func TestGroupingAndScanBadOptions(t *testing.T) {
 			"PrefixSum":            func() { par.PrefixSum(in, bad...) },
 			"PrefixSumInPlace":     func() { par.PrefixSumInPlace(in, bad...) },
 		} {
-			require.Equal(t, "par: "+name+": opts[1] is a zero Option: build options with OnPool, WithGrain or WithMinLen",
-				panicValue(t, call), "len %d", len(in))
+			require.Equal(t, strings.Replace(mapMsg, "par: Map:", "par: "+name+":", 1), panicValue(t, call), "len %d", len(in))
 		}
 	}
 }

@@ -90,10 +90,14 @@ func TestGroupingBadOptions(t *testing.T) {
 		"CountBy": func(p pipe.Pipe[int], o []par.Option) { pipe.CountBy(p, key, o...) },
 		"GroupBy": func(p pipe.Pipe[int], o []par.Option) { pipe.GroupBy(p, key, o...) },
 	}
+	// The message's wording is that of every terminal (see TestTerminalBadOptions).
+	collectMsg, ok := panicValue(t, func() { pipe.Range(0, 10).Collect(par.WithGrain(5), par.Option{}) }).(string)
+	require.True(t, ok)
+	require.Contains(t, collectMsg, "pipe: Collect: opts[1] is a zero Option")
 	for src, p := range sources() {
 		for name, call := range calls {
 			v := panicValue(t, func() { call(p, []par.Option{par.WithGrain(5), {}}) })
-			require.Equal(t, "pipe: "+name+": opts[1] is a zero Option: build options with OnPool, WithGrain or WithMinLen", v, src)
+			require.Equal(t, strings.Replace(collectMsg, "pipe: Collect:", "pipe: "+name+":", 1), v, src)
 			v = panicValue(t, func() { call(p, []par.Option{par.OnPool(closed)}) })
 			err, ok := v.(error)
 			require.True(t, ok, "%s: the panic value is an error, got %T", src, v)
