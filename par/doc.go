@@ -25,7 +25,10 @@
 // in both of its results, FilterIndex in its one. FindAny and FindAnyIndex
 // return whichever match a piece finds first, which depends on timing.
 // Product, like Sum, gives bit-identical float results on every run and
-// worker count.
+// worker count. CountBy and GroupBy give the same result on every run; within
+// a group GroupBy keeps the order of s. Scan, its exclusive and in-place
+// forms, and PrefixSum give bit-identical float results on every run and
+// worker count: the additions are grouped by blocks fixed by len(s).
 // Writes made by the functions a call runs happen before the call returns.
 // Which goroutine runs which element, and in which order the elements are
 // visited, is not specified.
@@ -35,6 +38,11 @@
 // A panic in a function passed to a call reaches the caller of the call with
 // its original value, after every task of the call that had started has
 // finished; tasks not yet started are skipped. The pool stays usable.
+//
+// Functions that write into memory the caller owns say in their doc what it
+// holds after a panic: the sorts leave s a permutation of its elements, and
+// ScanInPlace and ScanExclusiveInPlace leave each element its original or its
+// scanned value.
 //
 // A bad argument panics at once, whatever the length of the input, with a
 // message that names the function and the parameter: a nil function, a
