@@ -14,6 +14,19 @@ package par
 // their order throughout: a merge takes from the right run only what is
 // strictly less, and a cut never separates equal elements in a way that would
 // reorder them.
+//
+// cmp may panic, or call runtime.Goexit, at any call, on any worker, and the
+// caller must then find its slice holding exactly its elements. Every step
+// of the recursion keeps one rule on every way out, normal or not: its
+// destination (a if inA, else b) holds a permutation of its input. A merge
+// cut short copies the unmerged rests of both runs after what it has
+// written; a step whose halves failed copies each half from where the half
+// left it (its own destination, the other buffer) to the step's, and a half
+// that never started still has its input in a; an insertion sort cut short
+// puts back the element it held out of the slice. The fork waits for a
+// half that started before its caller's restore runs (see fence). The
+// restores run in deferred calls, one per merge and per recursive step, which
+// on the normal path cost a call that tests a flag.
 
 const (
 	// mergeRun is the longest run sorted by insertion.
@@ -24,7 +37,9 @@ const (
 )
 
 // mergeSort sorts a stably by cmp with b (of the same length) as scratch; the
-// result ends in a if inA and in b otherwise.
+// result ends in a if inA and in b otherwise. Whatever cmp does, the
+// destination holds a permutation of a's input when mergeSort returns or
+// unwinds.
 func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA bool) {
 	n := len(a)
 	if n <= grain {
@@ -32,10 +47,18 @@ func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA 
 		return
 	}
 	h := n / 2
-	w.Join(
+	f := new(fence)
+	merging := false
+	defer func() {
+		if !merging { // the halves failed: parMerge restores its own output
+			sortedHalves(a, b, h, inA, f.ran(0), f.ran(1))
+		}
+	}()
+	f.join(w,
 		func(w *Worker) { mergeSort(w, a[:h], b[:h], cmp, grain, !inA) },
 		func(w *Worker) { mergeSort(w, a[h:], b[h:], cmp, grain, !inA) },
 	)
+	merging = true
 	if inA {
 		parMerge(w, b[:h], b[h:], a, cmp, 2*grain)
 	} else {
@@ -43,19 +66,41 @@ func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA 
 	}
 }
 
+// sortedHalves puts back the input of a step of the merge sort whose halves,
+// a[:h] and a[h:], failed before the merge: a half that ran left its piece in
+// its destination, the buffer other than the step's (b if inA), and one that
+// did not left it in a. It copies each piece to the step's destination.
+func sortedHalves[E any](a, b []E, h int, inA, ran0, ran1 bool) {
+	if !inA {
+		copy(b, a) // the halves' destination and the unstarted halves' input are both a
+		return
+	}
+	if ran0 {
+		copy(a[:h], b[:h])
+	}
+	if ran1 {
+		copy(a[h:], b[h:])
+	}
+}
+
 // seqMergeSort is mergeSort without forks.
 func seqMergeSort[E any](a, b []E, cmp func(x, y E) int, inA bool) {
 	n := len(a)
 	if n <= mergeRun {
-		insertionSort(a, cmp)
-		if !inA {
-			copy(b, a)
-		}
+		insertionRun(a, b, cmp, inA)
 		return
 	}
 	h := n / 2
+	half := 0 // the half being sorted; 2 once both are and the merge runs
+	defer func() {
+		if half < 2 {
+			sortedHalves(a, b, h, inA, true, half == 1)
+		}
+	}()
 	seqMergeSort(a[:h], b[:h], cmp, !inA)
+	half = 1
 	seqMergeSort(a[h:], b[h:], cmp, !inA)
+	half = 2
 	if inA {
 		merge(b[:h], b[h:], a, cmp)
 	} else {
@@ -63,27 +108,57 @@ func seqMergeSort[E any](a, b []E, cmp func(x, y E) int, inA bool) {
 	}
 }
 
-// insertionSort sorts a stably.
-func insertionSort[E any](a []E, cmp func(x, y E) int) {
-	for i := 1; i < len(a); i++ {
-		x := a[i]
-		j := i
-		for ; j > 0 && cmp(x, a[j-1]) < 0; j-- {
+// insertionRun sorts a stably by insertion, and copies the result to b
+// unless inA. If cmp panics, the element being inserted, held out of a while
+// the elements before it shift up, is put back in the gap, and the
+// permutation reaches b unless inA.
+func insertionRun[E any](a, b []E, cmp func(x, y E) int, inA bool) {
+	var x E // held out of a, whose gap is at j, while i > 0
+	i, j := 0, 0
+	sorted := false
+	defer func() {
+		if sorted {
+			return
+		}
+		if i > 0 {
+			a[j] = x
+		}
+		if !inA {
+			copy(b, a)
+		}
+	}()
+	for i = 1; i < len(a); i++ {
+		x = a[i]
+		for j = i; j > 0 && cmp(x, a[j-1]) < 0; j-- {
 			a[j] = a[j-1]
 		}
 		a[j] = x
 	}
+	sorted = true
+	if !inA {
+		copy(b, a)
+	}
 }
 
 // merge merges the sorted runs x and y into out, which is as long as both;
-// of equal elements, those of x come first.
+// of equal elements, those of x come first. If cmp panics, out still
+// receives every element of x and y: the rests of both runs are copied after
+// what was merged.
 func merge[E any](x, y, out []E, cmp func(x, y E) int) {
+	i, j, k := 0, 0, 0
+	merged := false
+	defer func() {
+		if !merged {
+			k += copy(out[k:], x[i:])
+			copy(out[k:], y[j:])
+		}
+	}()
 	if len(x) == 0 || len(y) == 0 || cmp(y[0], x[len(x)-1]) >= 0 {
+		merged = true
 		n := copy(out, x) // already in order: sorted inputs cost a copy
 		copy(out[n:], y)
 		return
 	}
-	i, j, k := 0, 0, 0
 	for i < len(x) && j < len(y) {
 		if cmp(y[j], x[i]) < 0 {
 			out[k] = y[j]
@@ -94,17 +169,34 @@ func merge[E any](x, y, out []E, cmp func(x, y E) int) {
 		}
 		k++
 	}
+	merged = true
 	k += copy(out[k:], x[i:])
 	copy(out[k:], y[j:])
 }
 
-// parMerge is merge, cut into parallel tasks while the runs are long.
+// parMerge is merge, cut into parallel tasks while the runs are long. If cmp
+// panics, out holds every element of x and y, as for merge.
 func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) {
 	if len(x)+len(y) <= grain {
 		merge(x, y, out, cmp)
 		return
 	}
 	var i, j int
+	var f *fence // set once the runs are cut
+	defer func() {
+		switch {
+		case f == nil: // the search for the cut failed: nothing was written
+			n := copy(out, x)
+			copy(out[n:], y)
+		case !f.ran(0):
+			n := copy(out[:i+j], x[:i])
+			copy(out[n:i+j], y[:j])
+		}
+		if f != nil && !f.ran(1) {
+			n := copy(out[i+j:], x[i:])
+			copy(out[i+j+n:], y[j:])
+		}
+	}()
 	if len(x) >= len(y) {
 		// y's elements equal to x[i] must follow it: cut y before them.
 		i = len(x) / 2
@@ -114,7 +206,8 @@ func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) 
 		j = len(y) / 2
 		i = upperBound(x, y[j], cmp)
 	}
-	w.Join(
+	f = new(fence)
+	f.join(w,
 		func(w *Worker) { parMerge(w, x[:i], y[:j], out[:i+j], cmp, grain) },
 		func(w *Worker) { parMerge(w, x[i:], y[j:], out[i+j:], cmp, grain) },
 	)
