@@ -3,9 +3,11 @@ package par_test
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
@@ -207,4 +209,39 @@ func TestSortPanicKeepsElements(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestSortFenceWaitsForStolenHalf builds the case for which the sorts fork
+// through a fence: the caller, waiting for the half that a thief stole,
+// runs a piece of that half, which calls runtime.Goexit. The fork of the
+// caller is cut short while the thief still runs the half; the fence must
+// hold the caller until that half has finished, so that what the half
+// writes happens before the caller's goroutine ends.
+func TestSortFenceWaitsForStolenHalf(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	stolen, yStarted := make(chan struct{}), make(chan struct{})
+	written := false // plain: the race detector checks the fence's ordering
+	var ran [2]bool
+	how, _ := runOn(func() {
+		par.Do(func(w *par.Worker) {
+			par.FenceJoin(w, func(*par.Worker) {
+				<-stolen // the pool's only worker has taken the second half
+			}, func(w *par.Worker) {
+				close(stolen)
+				w.Join(func(*par.Worker) {
+					<-yStarted // on the caller, which steals it while it waits
+					time.Sleep(20 * time.Millisecond)
+					written = true
+				}, func(*par.Worker) {
+					close(yStarted)
+					runtime.Goexit()
+				})
+			}, &ran)
+		}, par.OnPool(p))
+	})
+	require.Equal(t, goexited, how)
+	require.True(t, written, "the stolen half must have finished before the caller's goroutine ends")
+	require.Equal(t, [2]bool{true, true}, ran)
+	requirePoolWorks(t, []par.Option{par.OnPool(p)})
 }
