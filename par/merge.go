@@ -17,16 +17,16 @@ package par
 //
 // cmp may panic, or call runtime.Goexit, at any call, on any worker, and the
 // caller must then find its slice holding exactly its elements. Every step
-// of the recursion keeps one rule on every way out, normal or not: its
-// destination (a if inA, else b) holds a permutation of its input. A merge
-// cut short copies the unmerged rests of both runs after what it has
-// written; a step whose halves failed copies each half from where the half
-// left it (its own destination, the other buffer) to the step's, and a half
-// that never started still has its input in a; an insertion sort cut short
-// puts back the element it held out of the slice. The fork waits for a
-// half that started before its caller's restore runs (see fence). The
-// restores run in deferred calls, one per merge and per recursive step, which
-// on the normal path cost a call that tests a flag.
+// of the recursion keeps one rule on every way out, normal or not: its region
+// of a holds a permutation of its input. A step whose destination is b
+// writes nothing in a but through its halves, and one whose destination is a
+// has halves that keep the rule and then merges b into a; b is scratch that
+// nobody reads after a failure. So only two things need a restore: a merge
+// into a cut short copies the unmerged rests of both runs after what it has
+// written, and an insertion run cut short puts back the element it held out
+// of a. They run in deferred calls, one per merge and per run, which on the
+// normal path cost a call that tests a flag. The forks go through a fence, so
+// that nothing is still being written once a failure has unwound the sort.
 
 const (
 	// mergeRun is the longest run sorted by insertion.
@@ -37,9 +37,8 @@ const (
 )
 
 // mergeSort sorts a stably by cmp with b (of the same length) as scratch; the
-// result ends in a if inA and in b otherwise. Whatever cmp does, the
-// destination holds a permutation of a's input when mergeSort returns or
-// unwinds.
+// result ends in a if inA and in b otherwise. If cmp fails, a holds a
+// permutation of its input once mergeSort has unwound.
 func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA bool) {
 	n := len(a)
 	if n <= grain {
@@ -47,39 +46,14 @@ func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA 
 		return
 	}
 	h := n / 2
-	f := new(fence)
-	merging := false
-	defer func() {
-		if !merging { // the halves failed: parMerge restores its own output
-			sortedHalves(a, b, h, inA, f.ran(0), f.ran(1))
-		}
-	}()
-	f.join(w,
+	new(fence).join(w,
 		func(w *Worker) { mergeSort(w, a[:h], b[:h], cmp, grain, !inA) },
 		func(w *Worker) { mergeSort(w, a[h:], b[h:], cmp, grain, !inA) },
 	)
-	merging = true
 	if inA {
 		parMerge(w, b[:h], b[h:], a, cmp, 2*grain)
 	} else {
 		parMerge(w, a[:h], a[h:], b, cmp, 2*grain)
-	}
-}
-
-// sortedHalves puts back the input of a step of the merge sort whose halves,
-// a[:h] and a[h:], failed before the merge: a half that ran left its piece in
-// its destination, the buffer other than the step's (b if inA), and one that
-// did not left it in a. It copies each piece to the step's destination.
-func sortedHalves[E any](a, b []E, h int, inA, ran0, ran1 bool) {
-	if !inA {
-		copy(b, a) // the halves' destination and the unstarted halves' input are both a
-		return
-	}
-	if ran0 {
-		copy(a[:h], b[:h])
-	}
-	if ran1 {
-		copy(a[h:], b[h:])
 	}
 }
 
@@ -91,16 +65,8 @@ func seqMergeSort[E any](a, b []E, cmp func(x, y E) int, inA bool) {
 		return
 	}
 	h := n / 2
-	half := 0 // the half being sorted; 2 once both are and the merge runs
-	defer func() {
-		if half < 2 {
-			sortedHalves(a, b, h, inA, true, half == 1)
-		}
-	}()
 	seqMergeSort(a[:h], b[:h], cmp, !inA)
-	half = 1
 	seqMergeSort(a[h:], b[h:], cmp, !inA)
-	half = 2
 	if inA {
 		merge(b[:h], b[h:], a, cmp)
 	} else {
@@ -110,21 +76,14 @@ func seqMergeSort[E any](a, b []E, cmp func(x, y E) int, inA bool) {
 
 // insertionRun sorts a stably by insertion, and copies the result to b
 // unless inA. If cmp panics, the element being inserted, held out of a while
-// the elements before it shift up, is put back in the gap, and the
-// permutation reaches b unless inA.
+// the elements before it shift up, is put back in the gap.
 func insertionRun[E any](a, b []E, cmp func(x, y E) int, inA bool) {
 	var x E // held out of a, whose gap is at j, while i > 0
 	i, j := 0, 0
 	sorted := false
 	defer func() {
-		if sorted {
-			return
-		}
-		if i > 0 {
+		if !sorted && i > 0 {
 			a[j] = x
-		}
-		if !inA {
-			copy(b, a)
 		}
 	}()
 	for i = 1; i < len(a); i++ {
