@@ -55,7 +55,6 @@ var spSorts = []spSort{
 			{n: par.MergeRun},          // slices.SortStableFunc on the caller
 			{n: par.SortSeqStable + 1}, // the merge sort: two insertion runs and a merge
 			{n: 300},                   // insertion runs and merges, on the caller
-			{n: par.MergePar},          // the longest input sorted without forks
 			{n: par.MergePar + 1},      // two pieces forked; the merge on one worker
 			{n: 65, grain: 64},         // forks from the first split on
 			{n: 1000, grain: 64},       // pieces and parallel merges, many of each
@@ -68,6 +67,7 @@ var spSorts = []spSort{
 		}
 		if full() {
 			cs = append(cs,
+				spCase{n: par.MergePar},     // the longest input sorted without forks
 				spCase{n: 3 * par.MergePar}, // the last merge cut between workers
 				spCase{n: 5000, grain: 64},
 				spCase{n: 100_000},
@@ -80,7 +80,6 @@ var spSorts = []spSort{
 	}, func() []spCase {
 		cs := []spCase{
 			{n: 300},                         // slices.SortFunc on the caller
-			{n: par.SortSeqCmp},              // the longest input sorted on the caller
 			{n: par.SortSeqCmp + 1},          // one partition, then slices.SortFunc on two pieces
 			{n: 65, grain: 64},               // partitions from the first call on
 			{n: 1000, grain: 64},             // partitions on several workers
@@ -88,6 +87,7 @@ var spSorts = []spSort{
 		}
 		if full() {
 			cs = append(cs,
+				spCase{n: par.SortSeqCmp}, // the longest input sorted on the caller
 				spCase{n: 5 * par.QuickGrain},
 				spCase{n: 5000, grain: 64},
 				spCase{n: 100_000},
@@ -196,11 +196,11 @@ func TestSortPanicKeepsElements(t *testing.T) {
 						require.True(t, slices.IsSortedFunc(s, spCmp(0, nil, new(atomic.Int64))))
 						at := spAt(total.Load())
 						if c.every {
-							// Under -short or -race, every fifth call, from a
+							// Under -short or -race, every eleventh call, from a
 							// first one that differs between the inputs.
 							step := int64(1)
 							if !full() {
-								step = 5
+								step = 11
 							}
 							at = at[:0]
 							for k := 1 + int64(ii)%step; k <= total.Load(); k += step {
