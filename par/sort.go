@@ -302,8 +302,11 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 // slice then, or let its caller's goroutine exit, would race with that half.
 // So join, when it does not return normally, first settles each half: it
 // waits for one that has started, and stops one that has not from ever
-// starting. A fence costs a lock and an unlock per half on the normal path,
-// nothing beside a piece of thousands of elements.
+// starting. The wait cannot deadlock: the half it waits for runs on another
+// goroutine and needs nothing from this one, whose own tasks of that half, if
+// it ran any while it waited, have ended as they unwound. A fence costs a
+// lock and an unlock per half on the normal path, nothing beside a piece of
+// thousands of elements.
 type fence struct{ h [2]fenceHalf }
 
 type fenceHalf struct {
