@@ -18,9 +18,9 @@ import (
 // calls runtime.Goexit, on whichever worker and at whichever point of the
 // sort, the slice must afterwards hold exactly its elements, in some order:
 // the panic reaches the caller with its original value, the pool goes on
-// working, and no goroutine is left behind. Sort calls no user function (it
-// compares with cmp.Less and sorts numbers by their bits), so nothing can
-// stop it half-way and it is not swept here.
+// working, and no goroutine is left behind (onEachPool checks). Sort calls
+// no user function (it compares with cmp.Less and sorts numbers by their
+// bits), so nothing it runs can stop it half-way, and it is not swept here.
 
 // spRec is an element of the sweep: cmp compares keys; id is the element's
 // index in the input, so that a lost or a duplicated element shows even
@@ -250,7 +250,7 @@ func TestSortFenceWaitsForStolenHalf(t *testing.T) {
 			}, func(w *par.Worker) {
 				close(stolen)
 				w.Join(func(*par.Worker) {
-					<-yStarted // on the caller, which steals it while it waits
+					<-yStarted // the other half runs on the caller, which stole it while it waited
 					time.Sleep(20 * time.Millisecond)
 					written = true
 				}, func(*par.Worker) {
