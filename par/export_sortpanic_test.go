@@ -10,10 +10,5 @@ const (
 	QuickGrain    = quickGrain    // longest piece the quicksort hands to slices.SortFunc
 )
 
-// FenceJoin is the fork of the sorts (see fence); once it has returned or
-// unwound, ran says which halves started.
-func FenceJoin(w *Worker, a, b func(w *Worker), ran *[2]bool) {
-	f := new(fence)
-	defer func() { ran[0], ran[1] = f.ran(0), f.ran(1) }()
-	f.join(w, a, b)
-}
+// FenceJoin is the fork of the sorts (see fence).
+func FenceJoin(w *Worker, a, b func(w *Worker)) { new(fence).join(w, a, b) }

@@ -23,10 +23,10 @@ package par
 // has halves that keep the rule and then merges b into a; b is scratch that
 // nobody reads after a failure. An insertion run builds its result in b, so
 // only a merge into a writes a while cmp runs: one cut short copies both of
-// its runs, unmerged, over its output. That takes a deferred call per merge,
-// which on the normal path costs a call that tests a flag. The forks go
-// through a fence, so that nothing is still being written once a failure
-// has unwound the sort.
+// its runs, unmerged, over its output (the runs are in b, which the merge
+// only reads). That takes a deferred call per merge, which on the normal path
+// costs a call that tests a flag. The forks go through a fence, so that
+// nothing is still being written once a failure has unwound a step.
 
 const (
 	// mergeRun is the longest run sorted by insertion.
@@ -137,28 +137,21 @@ func mergeRuns[E any](x, y, out []E, cmp func(x, y E) int) {
 }
 
 // parMerge is merge, cut into parallel tasks while the runs are long. If cmp
-// panics, out holds every element of x and y, as for merge.
+// panics, out receives x and then y, unmerged, as for merge: once the fence
+// has stopped the halves, nothing else writes out, and x and y are read only.
 func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) {
 	if len(x)+len(y) <= grain {
 		merge(x, y, out, cmp)
 		return
 	}
-	var i, j int
-	var f *fence // set once the runs are cut
+	merged := false
 	defer func() {
-		switch {
-		case f == nil: // the search for the cut failed: nothing was written
+		if !merged {
 			n := copy(out, x)
 			copy(out[n:], y)
-		case !f.ran(0):
-			n := copy(out[:i+j], x[:i])
-			copy(out[n:i+j], y[:j])
-		}
-		if f != nil && !f.ran(1) {
-			n := copy(out[i+j:], x[i:])
-			copy(out[i+j+n:], y[j:])
 		}
 	}()
+	var i, j int
 	if len(x) >= len(y) {
 		// y's elements equal to x[i] must follow it: cut y before them.
 		i = len(x) / 2
@@ -168,11 +161,11 @@ func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) 
 		j = len(y) / 2
 		i = upperBound(x, y[j], cmp)
 	}
-	f = new(fence)
-	f.join(w,
+	new(fence).join(w,
 		func(w *Worker) { parMerge(w, x[:i], y[:j], out[:i+j], cmp, grain) },
 		func(w *Worker) { parMerge(w, x[i:], y[j:], out[i+j:], cmp, grain) },
 	)
+	merged = true
 }
 
 // lowerBound returns the first index of a at which cmp(a[i], t) >= 0.

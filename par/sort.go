@@ -292,16 +292,14 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 	c.run(func(w *sched.Worker) { mergeSort(handle(w), s, b, cmp, grain, true) })
 }
 
-// fence is w.Join for the sorts, which must know on every way out what their
-// halves did: a half that ran left its piece in the place its contract says,
-// even if it failed, and a half that never started left its input untouched.
-// A panic ends a fork only once its other half has been taken back unrun or
-// has finished, but runtime.Goexit can cut a fork short while a thief still
-// runs the other half (see sched.Worker.EndCut); a sort that restored its
-// slice then, or let its caller's goroutine exit, would race with that half.
-// So join, when it does not return normally, first settles each half: it
-// waits for one that has started, and stops one that has not from ever
-// starting. The wait cannot deadlock: the half it waits for runs on another
+// fence is w.Join for the sorts, whose restores after a failure must not
+// race with a half still at work. A panic ends a fork only once its other
+// half has been taken back unrun or has finished, but runtime.Goexit can cut
+// a fork short while a thief still runs the other half (see
+// sched.Worker.EndCut); a sort that restored its slice then, or let its
+// caller's goroutine exit, would race with that half. So join, when it does
+// not return normally, first settles each half: it waits for one that has
+// started, and stops one that has not from ever starting. The wait cannot deadlock: the half it waits for runs on another
 // goroutine and needs nothing from this one, whose own tasks of that half, if
 // it ran any while it waited, have ended as they unwound. A fence costs a
 // lock and an unlock per half on the normal path, nothing beside a piece of
@@ -321,7 +319,7 @@ const (
 
 // join runs a and b as w.Join does. If a or b panics or calls
 // runtime.Goexit, then by the time join unwinds every half that started has
-// finished and no other half will start; ran tells which ones started.
+// finished and no other half will start.
 func (f *fence) join(w *Worker, a, b func(w *Worker)) {
 	ok := false
 	defer func() {
@@ -334,15 +332,11 @@ func (f *fence) join(w *Worker, a, b func(w *Worker)) {
 	ok = true
 }
 
-// ran reports whether half i (0 for a, 1 for b) started. After join has
-// returned or unwound, a half that started has finished.
-func (f *fence) ran(i int) bool { return f.h[i].st.Load() == fenceRan }
-
 func (h *fenceHalf) run(w *Worker, g func(w *Worker)) {
 	h.mu.Lock() // before the state changes: settle, seeing fenceRan, then waits for the unlock
 	if !h.st.CompareAndSwap(fenceIdle, fenceRan) {
 		h.mu.Unlock()
-		return // settled: the half's pieces were put back without it
+		return // settled: the fork's caller restores without it
 	}
 	defer h.mu.Unlock() // hands the half's writes to settle
 	g(w)
