@@ -30,7 +30,7 @@ import (
 // large call (see latencies.watch): a goroutine that makes a call works on
 // it, and while it waits for a stolen piece of its own it may take a piece of
 // another call, which it cannot leave before that piece ends
-// (par/fairness_bug_test.go).
+// (TestSmallCallDoesNotRunLargeCallTasks in par/fairness_test.go).
 
 // fairConfig is what -fair runs.
 type fairConfig struct {

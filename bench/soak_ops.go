@@ -695,7 +695,7 @@ func soakOwnPool(g *soakG) error {
 	var r any
 	func() {
 		defer func() { r = recover() }()
-		// Not empty: see par/closed_empty_bug_test.go.
+		// Not empty: see TestClosedPoolEmptyCallPanics in par/pool_test.go.
 		par.Sum(g.input(1+g.intn(1000)), par.OnPool(p))
 	}()
 	if err, ok := r.(error); !ok || !errors.Is(err, par.ErrClosed) {

@@ -2,16 +2,20 @@ package par_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"testing"
-	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
+
+// Bad input: every exported function, given a nil function, a negative
+// length, a zero or bad option or a misused Spawner, panics at once with a
+// message that names the function and the parameter, whatever the input
+// (even an empty one), and the pool it was directed at stays usable.
 
 // TestNilFunctionPanics: a nil function panics at once, whatever the input
 // (even an empty one), with a message that names the function and the
@@ -197,40 +201,13 @@ func TestZeroOptionPanics(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/n=%d", poolName(p), c.name, n), func(t *testing.T) {
 					opts := append(poolOpts(p), par.WithGrain(3), par.Option{})
 					v := panicValue(t, func() { c.call(n, opts) })
-					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", c.name, len(opts)-1)
+					want := fmt.Sprintf("par: %s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", c.name, len(opts)-1)
 					require.Equal(t, want, v)
 				})
 			}
 			requireUsable(t, p)
 		}
 	}
-}
-
-// TestClosedPoolMessages: a call directed at a closed pool panics, on an
-// empty input as on a long one, with an error that wraps ErrClosed and names
-// the call and the option; the default pool and other pools are not affected.
-func TestClosedPoolMessages(t *testing.T) {
-	closed := par.NewPool(par.Workers(2))
-	closed.Close()
-	other := par.NewPool(par.Workers(2))
-	defer other.Close()
-	for _, c := range optCallsOf() {
-		for _, n := range []int{0, 1, 1000} {
-			t.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(t *testing.T) {
-				v := panicValue(t, func() { c.call(n, []par.Option{par.WithMinLen(2), par.OnPool(closed)}) })
-				err, ok := v.(error)
-				require.True(t, ok, "the panic value is an error, got %T", v)
-				require.ErrorIs(t, err, par.ErrClosed)
-				require.EqualError(t, err, fmt.Sprintf("par: %s: OnPool in opts[1]: weft: pool used after Close", c.name))
-				// Even when a later OnPool directs the call elsewhere.
-				v = panicValue(t, func() { c.call(n, []par.Option{par.OnPool(closed), par.OnPool(other)}) })
-				require.EqualError(t, v.(error), fmt.Sprintf("par: %s: OnPool in opts[0]: weft: pool used after Close", c.name))
-				c.call(n, []par.Option{par.OnPool(other)})
-			})
-		}
-	}
-	requireUsable(t, nil)
-	requireUsable(t, other)
 }
 
 func TestBadArgumentMessages(t *testing.T) {
@@ -373,39 +350,56 @@ func TestSpawnerMisuse(t *testing.T) {
 	}
 }
 
-// TestCancelledContext: a context that has already ended gives its cause at
-// once, without a call of f, and is no panic; a cancelled call leaves the
-// pool usable.
-func TestCancelledContext(t *testing.T) {
-	cause := errors.New("gave up")
-	for _, p := range testPools(t) {
-		opts := poolOpts(p)
-		cancelled, cancel := context.WithCancel(context.Background())
-		cancel()
-		withCause, cancelCause := context.WithCancelCause(context.Background())
-		cancelCause(cause)
-		expired, cancelT := context.WithDeadline(context.Background(), time.Unix(0, 0))
-		defer cancelT()
-		for _, c := range []struct {
-			ctx  context.Context
-			want error
-		}{{cancelled, context.Canceled}, {withCause, cause}, {expired, context.DeadlineExceeded}} {
-			for _, n := range []int{0, 1, 1000} {
-				called := false
-				out, err := par.MapErr(c.ctx, indices(n), func(_ context.Context, x int) (int, error) {
-					called = true
-					return x, nil
-				}, opts...)
-				require.ErrorIs(t, err, c.want, "MapErr on %d elements", n)
-				require.Nil(t, out)
-				err = par.ForEachErr(c.ctx, indices(n), func(context.Context, int) error {
-					called = true
-					return nil
-				}, opts...)
-				require.ErrorIs(t, err, c.want, "ForEachErr on %d elements", n)
-				require.False(t, called, "f called with an ended context")
+// TestJoin2NilFunctionMessage: Join2 with a nil fa or fb panics with a message
+// that names the parameter, as every other function of the package does.
+// Once caught: the caller got "invalid memory address or nil pointer dereference" from inside the scheduler.
+func TestJoin2NilFunctionMessage(t *testing.T) {
+	for name, c := range map[string]struct {
+		call func(w *par.Worker)
+		want string
+	}{
+		"fa": {func(w *par.Worker) { par.Join2[int, int, int, int](w, nil, 1, fib, 2) }, "Join2: fa is nil"},
+		"fb": {func(w *par.Worker) { par.Join2[int, int, int, int](w, fib, 1, nil, 2) }, "Join2: fb is nil"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			how, v := runOn(func() { par.Do(c.call) })
+			if assert.Equal(t, panicked, how) {
+				assert.Contains(t, fmt.Sprint(v), c.want)
 			}
-		}
-		requireUsable(t, p)
+		})
 	}
+}
+
+// TestJoinNilWorkerMessage: Join2 and Worker.Join given a nil *Worker (a handle
+// not passed down, a zero value) panic with a message that names the function
+// and the parameter, as Spawner.Spawn does.
+// Once caught: both died with a nil pointer dereference inside the library.
+func TestJoinNilWorkerMessage(t *testing.T) {
+	leaf := func(*par.Worker, int) int { return 0 }
+	noop := func(*par.Worker) {}
+	var nilWorker *par.Worker
+	assert.Equal(t, "par: Join2: w is nil", panicValue(t, func() { par.Join2(nil, leaf, 1, leaf, 2) }))
+	assert.Equal(t, "par: Worker.Join: w is nil", panicValue(t, func() { nilWorker.Join(noop, noop) }))
+	requireUsable(t, nil)
+}
+
+func TestErrNilArgs(t *testing.T) {
+	var nilCtx context.Context
+	s := []int{1, 2, 3}
+	require.PanicsWithValue(t, "par: MapErr: ctx is nil", func() {
+		_, _ = par.MapErr(nilCtx, s, func(context.Context, int) (int, error) { return 0, nil })
+	})
+	require.PanicsWithValue(t, "par: MapErr: f is nil", func() {
+		_, _ = par.MapErr[[]int, int, int](context.Background(), s, nil)
+	})
+	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
+		_ = par.ForEachErr(nilCtx, s, func(context.Context, int) error { return nil })
+	})
+	require.PanicsWithValue(t, "par: ForEachErr: f is nil", func() {
+		_ = par.ForEachErr[[]int](context.Background(), s, nil)
+	})
+	// The checks do not depend on the slice.
+	require.PanicsWithValue(t, "par: ForEachErr: ctx is nil", func() {
+		_ = par.ForEachErr(nilCtx, []int(nil), func(context.Context, int) error { return nil })
+	})
 }

@@ -22,7 +22,10 @@ type body[R any] struct {
 	name string
 	// trace is the call's trace task while tracing is on, else nil; written
 	// before the first leaf runs.
-	trace   context.Context
+	trace context.Context
+	// labels are the profiler labels of the call's work on pool workers (see
+	// WithLabels), or nil; written before the first leaf runs.
+	labels  context.Context
 	leaf    func(lo, hi int) R
 	each    func(lo, hi int)      // instead of leaf when R carries nothing: spares a wrapper
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
@@ -86,6 +89,16 @@ type rangeJob[R any] struct {
 
 func runRangeJob[R any](w *sched.Worker, j *sched.Job) {
 	t := sched.Payload[rangeJob[R]](j)
+	if t.b.labels != nil {
+		runLabelled(w, t.b.labels, t, j)
+		return
+	}
+	t.res = reduce(w, t.lo, t.hi, t.sp, w != j.Owner(), t.b)
+}
+
+// runLabelled is runRangeJob under the call's profiler labels.
+func runLabelled[R any](w *sched.Worker, labels context.Context, t *rangeJob[R], j *sched.Job) {
+	defer w.Label(w.Label(labels))
 	t.res = reduce(w, t.lo, t.hi, t.sp, w != j.Owner(), t.b)
 }
 
@@ -97,6 +110,9 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		return zero
 	}
 	if !sp.TrySplit(hi-lo, stolen) {
+		if step := sp.Step(hi - lo); step < hi-lo {
+			return leaf(w, lo, hi, step, sp, b)
+		}
 		return b.fold(lo, hi)
 	}
 	mid := lo + (hi-lo)/2
@@ -113,7 +129,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		w.RanInline()
 		right = reduce(w, mid, hi, sp, false, b)
 	} else {
-		left, right = forkRange(w, lo, mid, hi, sp, b)
+		left, right = forkRange(w, lo, mid, hi, sp, b, false)
 	}
 	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
 		return left
@@ -121,34 +137,81 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	return b.combine(left, right)
 }
 
+// join combines the results of two adjacent pieces, left then right.
+func (b *body[R]) join(left, right R) R {
+	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
+		return left
+	}
+	return b.combine(left, right)
+}
+
+// leaf folds [lo, hi), a piece that sp declined to cut, in steps of the
+// given length, sp.Step(hi-lo), shorter than the piece. Between two steps it looks once whether another participant
+// of the pool has nothing to do (sched.Worker.Hungry) and, if so and if no
+// job of its own waits unstolen in its deque, cuts what it has left in two and
+// forks the right part, as a cut of the splitter would:
+// lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
+// promotion step of heartbeat scheduling (Acar et al., PLDI 2018). The pieces
+// cut before the costly end of a range was reached were sized by the cheap
+// start, and without this the last of them ran to its end on one worker while
+// the others waited. Results combine in order. With a fixed tree the steps and
+// the cut are nodes of the canonical tree (descend).
+func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R]) R {
+	if b.fixedTree {
+		return descend(w, lo, hi, step, sp, b)
+	}
+	acc := b.fold(lo, lo+step)
+	for cur := lo + step; cur < hi && !b.done(cur); {
+		if hi-cur >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
+			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
+			return b.join(b.join(acc, left), right)
+		}
+		next := min(hi, cur+step)
+		acc = b.join(acc, b.fold(cur, next))
+		cur = next
+	}
+	return acc
+}
+
+// descend is leaf for a fixed tree: it walks the canonical tree below [lo, hi)
+// down to nodes no longer than step, and forks the right child of the node it
+// enters while another participant is hungry. It gives away smaller pieces
+// than leaf's halves of the rest, but only nodes of the tree.
+func descend[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R]) R {
+	if hi-lo <= step || b.done(lo) {
+		return b.fold(lo, hi)
+	}
+	mid := split.Cut(lo, hi)
+	if hi-lo >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
+		return b.join(forkRange(w, lo, mid, hi, sp, b, true))
+	}
+	left := descend(w, lo, mid, step, sp, b)
+	return b.join(left, descend(w, mid, hi, step, sp, b))
+}
+
 // forkRange reduces [lo, mid) and [mid, hi) with the second piece stealable,
-// and returns both results.
-func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R]) (left, right R) {
+// and returns both results. hungry says the cut answers a participant with
+// nothing to do (see leaf), which may be the call's own caller, parked while
+// it waits: it is woken to look.
+func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R], hungry bool) (left, right R) {
 	j := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
 		j.Init(w, runRangeJob[R])
 	}
-	// The fork protocol of sched.Worker.Join, as in Join2: push, run the left
-	// half, then take the right one back or wait for its thief.
-	w.Push(&j.Job)
-	st := sched.Forked
-	defer func() { // on every exit: the record goes back only after the cut ends
-		if st != sched.Ended && !w.EndCut(&j.Job, st) {
-			return // j may still run on a thief: dropped, not reused
+	w.Begin(&j.Job)
+	if hungry {
+		w.WakeCaller()
+	}
+	defer func() {
+		if w.Done(&j.Job) {
+			var zero R
+			j.b, j.res = nil, zero // drop references before the record is reused
+			j.Put()
 		}
-		var zero R
-		j.b, j.res = nil, zero // drop references before the record is reused
-		j.Put()
 	}()
 	left = reduce(w, lo, mid, sp, false, b)
-	st = sched.Syncing
-	inline, p := w.Sync(&j.Job)
-	st = sched.Ended
-	if p != nil { // the right half panicked on a thief: the deferred call gives j back first
-		p.Repanic()
-	}
-	if inline {
+	if w.Finish(&j.Job) {
 		j.res = reduce(w, mid, hi, sp, false, b)
 	}
 	return left, j.res // read before the deferred call clears it
@@ -173,6 +236,7 @@ const seqGrowth = 8
 // float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
 // chunks are never shorter than the call's minimum length.
 func run[R any](c *config, n int, b *body[R]) R {
+	b.labels = c.labels
 	if trace.IsEnabled() && b.trace == nil { // one atomic load when tracing is off
 		name := b.name
 		if name == "" {

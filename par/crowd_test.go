@@ -8,6 +8,10 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Crowded forks: once a worker's deque holds par.CrowdLen unstolen forks, a
+// fork runs its halves as plain calls (the second first), and its panics and
+// runtime.Goexit follow the rules of a fork whose second half was stolen.
+
 // onCrowdedWorker calls f with a handle whose deque holds par.CrowdLen unstolen
 // forks: on a pool of one worker that is held busy, so nobody steals them.
 func onCrowdedWorker(t *testing.T, f func(w *par.Worker)) {

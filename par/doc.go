@@ -20,6 +20,12 @@
 // yield in input order, Find and FindIndex return the first match in order,
 // MinFunc and MaxFunc the first of equals, and Reduce combines neighbours
 // left to right, so its op needs to be associative but not commutative.
+// FindLast and FindLastIndex return the last match in order, Positions the
+// indices of every match in increasing order; Partition keeps the order of s
+// in both of its results, FilterIndex in its one. FindAny and FindAnyIndex
+// return whichever match a piece finds first, which depends on timing.
+// Product, like Sum, gives bit-identical float results on every run and
+// worker count.
 // Writes made by the functions a call runs happen before the call returns.
 // Which goroutine runs which element, and in which order the elements are
 // visited, is not specified.
@@ -54,6 +60,15 @@
 // call is left longer than about 50 µs at that pace (nor cut into more than
 // 128 pieces per participant by it), so that a core that slows down in the
 // middle of a piece holds up the end of the call by little.
+// A piece that has started still answers demand: it runs in 16 steps, and
+// between two steps it looks once (two atomic loads) whether another
+// participant of the pool has nothing to do; if one has, and no job of its own
+// waits unstolen, it forks the second half of what it has left (lazy binary
+// splitting). So the last pieces of a range whose cost climbs toward its end,
+// sized by the cheap start, are shared while they run instead of holding the
+// call's end on one core. Calls whose result must not depend on timing (Sum
+// of floats) give away only nodes of their fixed tree.
+//
 // WithGrain fixes the piece size for a call and WithMinLen bounds it from
 // below, for the rare loop whose elements are so cheap and numerous that the
 // adaptive pieces are too small, or so uneven that they are too large.
@@ -67,6 +82,10 @@
 // each top-level call borrows a worker handle (a seat) for its length,
 // which costs a lock and a few atomic operations. See the benchmarks in this
 // package and `go run ./bench` for measured figures.
+//
+// MapInit and ForEachInit call init at most once per piece, and in practice
+// about once per goroutine working on the call (TestInitCountSmall bounds it
+// by the pool's workers plus the caller).
 //
 // A call costs about 130 ns more than the plain loop when it ends within its
 // timed prefix (BenchmarkSmallCall: its record, any closure it builds around

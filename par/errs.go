@@ -190,6 +190,9 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 	if n == 0 {
 		return nil
 	}
+	if c.labels == nil {
+		c.labels = labelled(parent) // the work done for the call carries the caller's labels
+	}
 	x := &errCall{parent: parent}
 	x.ctx, x.cancel = context.WithCancelCause(parent)
 	defer x.cancel(nil) // a call of f that kept ctx' sees it end here at the latest

@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -13,6 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
+
+// Fairness: a small call made while a large call holds every worker is not
+// queued behind the large call, and a caller waiting for its own call never
+// runs a task of another goroutine's call.
 
 // fairnessWatchdog bounds how long the fairness tests wait for the small
 // calls. It only tells a hang from progress: the small calls take
@@ -209,4 +214,99 @@ func runFairness(t *testing.T, opts []par.Option, workers, perCaller int, calls 
 		t.Fatal("the large call did not finish after its gate opened")
 	}
 	require.EqualValues(t, bigN, ran.Load(), "tasks of the large call that ran")
+}
+
+// TestSmallCallDoesNotRunLargeCallTasks: a caller that waits for a piece of
+// its own call that a worker stole takes only work of its own call
+// (sched.Worker.stealOwn), never a task of another goroutine's call, which it
+// could not interrupt. The situation, step by step, on a pool of one worker:
+// goroutine S calls par.For(2, f, WithGrain(1)); f(0) runs on S and waits
+// until the worker has taken f(1), which waits in turn. Goroutine B then
+// calls par.For(2, g, WithGrain(1)): g(0) runs on B and waits on a gate that
+// opens after S's call, and g(1) waits in B's deque, since the only worker is
+// busy. Then f(0) returns, and S waits for f(1): it must never run g(1).
+// Once caught (`go run ./bench -fair`): S ran g(1) while it waited, so small calls lasted as long as the large call's tasks.
+func TestSmallCallDoesNotRunLargeCallTasks(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	opts := []par.Option{par.OnPool(p), par.WithGrain(1)}
+
+	smallStolen := make(chan struct{}) // f(1) runs on the worker
+	bigWaiting := make(chan struct{})  // g(0) runs on B, g(1) waits in B's deque
+	release := make(chan struct{})     // g(1) has run: f(1) may finish
+	gate := make(chan struct{})        // S's call has returned: g(0) may finish
+	var small atomic.Uint64            // S's goroutine id
+	var ranOn atomic.Uint64            // the goroutine g(1) ran on
+
+	smallDone := make(chan struct{})
+	go func() {
+		defer close(smallDone)
+		small.Store(goid())
+		par.For(2, func(i int) {
+			if i == 0 {
+				await(smallStolen)
+				await(bigWaiting)
+				return
+			}
+			close(smallStolen)
+			// A scheduler that keeps S off g(1) runs g(1) only after f(1) or
+			// after the gate: then f(1) goes on after a while by itself.
+			select {
+			case <-release:
+			case <-time.After(time.Second):
+			}
+		}, opts...)
+	}()
+	require.True(t, await(smallStolen), "the worker never took f(1)")
+
+	bigDone := make(chan struct{})
+	go func() {
+		defer close(bigDone)
+		par.For(2, func(i int) {
+			if i == 0 {
+				close(bigWaiting)
+				<-gate
+				return
+			}
+			ranOn.Store(goid())
+			close(release)
+		}, opts...)
+	}()
+
+	require.True(t, await(smallDone), "the small call did not return")
+	close(gate)
+	require.True(t, await(bigDone), "the large call did not return")
+	assert.NotEqual(t, small.Load(), ranOn.Load(),
+		"the small call's goroutine ran a task of another goroutine's call while it waited for its own")
+}
+
+// TestSmallScopeGoDoesNotQueueBehindLargeCall: the same through the shared
+// queue, where it needs no special timing: a Scope whose tasks are started
+// with Spawner.Go, and whose task another caller's goroutine took first,
+// waits without taking a task of the large call. On a pool of one worker, a
+// large par.For whose tasks wait on a gate that opens once the small calls
+// have returned; 4 goroutines each make 2,000 Scopes of 4 tasks started with
+// Go, and all must complete, as every kind of call in
+// TestSmallCallsDoNotQueueBehindLargeCall does.
+// Once caught: a small call's goroutine ran a task of the large call, waited on its gate, and the watchdog fired.
+func TestSmallScopeGoDoesNotQueueBehindLargeCall(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	scopeGo := smallCall{"Scope/Go", func(o []par.Option) error {
+		var n atomic.Int64
+		par.Scope(func(s *par.Spawner, w *par.Worker) {
+			for range 4 {
+				s.Go(func(*par.Worker) { n.Add(1) })
+			}
+		}, o...)
+		if n.Load() != 4 {
+			return errors.New("a task of the scope did not run")
+		}
+		return nil
+	}}
+	// One round passes about half the time (the shared queue must be empty
+	// at the wrong moment); ten rounds almost never all pass.
+	for range 10 {
+		runFairness(t, []par.Option{par.OnPool(p)}, 1, 2000, []smallCall{scopeGo})
+	}
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// FindIndex, Find, Any and All: the first match in order, whichever piece
+// finds it first, and the rest of the range stops early.
+
 // matchLayouts returns the named sets of positions at which an input of
 // length n holds a match: at the front, the middle, the end, nowhere, several
 // (where the first in order must win), and a dense random scatter.

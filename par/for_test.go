@@ -8,6 +8,9 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// For and ForRange: every index exactly once, in pieces that cover the range,
+// with f's writes visible to the caller when the call returns.
+
 func TestFor(t *testing.T) {
 	eachCase(t, noInput, func(t *testing.T, n int, _ struct{}, s setup) {
 		calls := make(counts, n)

@@ -1,13 +1,16 @@
 package par_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
@@ -249,13 +252,18 @@ func spinUntil(w *par.Worker, ch <-chan struct{}) bool {
 }
 
 // waitGoroutines polls until at most n goroutines remain and returns the last
-// count. Exiting goroutines take a moment to be uncounted; the loop is bounded
-// by a number of rounds, not by a time limit that a test asserts on.
-func waitGoroutines(n int) int {
-	got := runtime.NumGoroutine()
-	for i := 0; i < 1000 && got > n; i++ {
-		time.Sleep(5 * time.Millisecond)
-		got = runtime.NumGoroutine()
+// count (torture.WaitGoroutines: bounded by rounds, not by a time limit that a
+// test asserts on).
+func waitGoroutines(n int) int { return torture.WaitGoroutines(n) }
+
+// goid returns the id of the calling goroutine, from the first line of its
+// stack ("goroutine 18 [running]:").
+func goid() uint64 {
+	var b [64]byte
+	f := bytes.Fields(b[:runtime.Stack(b[:], false)])
+	if len(f) < 2 {
+		return 0
 	}
-	return got
+	id, _ := strconv.ParseUint(string(f[1]), 10, 64)
+	return id
 }

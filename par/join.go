@@ -163,27 +163,17 @@ func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
 		j.Init(sw, runJoin2[B, RB])
 	}
-	// The fork protocol of sched.Worker.Join, written out to spare a closure
-	// call on the cheapest fork: push, run fa, then take j back or wait.
-	sw.Push(&j.Job)
-	st := sched.Forked
-	defer func() { // on every exit: the record goes back only after the fork ends
-		if st != sched.Ended && !sw.EndCut(&j.Job, st) {
-			return // j may still run on a thief: dropped, not reused
+	sw.Begin(&j.Job)
+	defer func() {
+		if sw.Done(&j.Job) {
+			var zb B
+			var zrb RB
+			j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
+			j.Put()
 		}
-		var zb B
-		var zrb RB
-		j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
-		j.Put()
 	}()
 	ra := fa(w, a)
-	st = sched.Syncing // from here Sync takes j back or waits for it itself
-	inline, p := sw.Sync(&j.Job)
-	st = sched.Ended
-	if p != nil { // fb panicked on a thief: the deferred call gives j back first
-		p.Repanic()
-	}
-	if inline {
+	if sw.Finish(&j.Job) {
 		j.rb = fb(w, b)
 	}
 	return ra, j.rb // read before the deferred call clears it

@@ -3,7 +3,9 @@ package par_test
 import (
 	"fmt"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/weftgo/weft/par"
 )
@@ -15,31 +17,12 @@ func fibSeq(n int) int {
 	return fibSeq(n-1) + fibSeq(n-2)
 }
 
-// fibJoin2 forks at every level: the cost of one join, W4 without cutoff.
-func fibJoin2(w *par.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	x, y := par.Join2(w, fibJoin2, n-1, fibJoin2, n-2)
-	return x + y
-}
-
 // fibCutoff forks down to n <= 20: W4 with cutoff.
 func fibCutoff(w *par.Worker, n int) int {
 	if n <= 20 {
 		return fibSeq(n)
 	}
 	x, y := par.Join2(w, fibCutoff, n-1, fibCutoff, n-2)
-	return x + y
-}
-
-// fibClosure forks with Worker.Join and closures that capture results.
-func fibClosure(w *par.Worker, n int) int {
-	if n < 2 {
-		return n
-	}
-	var x, y int
-	w.Join(func(w *par.Worker) { x = fibClosure(w, n-1) }, func(w *par.Worker) { y = fibClosure(w, n-2) })
 	return x + y
 }
 
@@ -74,12 +57,12 @@ func BenchmarkFib(b *testing.B) {
 	})
 	b.Run("join2", func(b *testing.B) {
 		for b.Loop() {
-			par.Do(func(w *par.Worker) { sink = fibJoin2(w, n) })
+			par.Do(func(w *par.Worker) { sink = fib(w, n) })
 		}
 	})
 	b.Run("closure", func(b *testing.B) {
 		for b.Loop() {
-			par.Do(func(w *par.Worker) { sink = fibClosure(w, n) })
+			par.Do(func(w *par.Worker) { sink = fibJoin(w, n) })
 		}
 	})
 	b.Run("join2-cutoff20", func(b *testing.B) {
@@ -144,4 +127,83 @@ func BenchmarkSplit(b *testing.B) {
 		})
 		p.Close()
 	}
+}
+
+// BenchmarkForkCPU is the CPU time one fork adds to fib(27) with Join2 at
+// every level (317,810 forks), over the sequential recursion, as the process's
+// CPU time (getrusage) rather than wall time: run with -cpu 1 it is the cost of
+// a fork that nobody steals, and it stays readable on a machine busy with
+// other work, where wall times are not.
+func BenchmarkForkCPU(b *testing.B) {
+	const n, forks = 27, 317_810
+	var seq, forked time.Duration
+	for b.Loop() {
+		c0 := cpuTime()
+		sink = fibSeq(n)
+		c1 := cpuTime()
+		par.Do(func(w *par.Worker) { sink = fib(w, n) })
+		c2 := cpuTime()
+		seq += c1 - c0
+		forked += c2 - c1
+	}
+	b.ReportMetric(float64((forked-seq).Nanoseconds())/float64(b.N)/forks, "cpu-ns/fork")
+	b.ReportMetric(float64(forked)/float64(seq), "x-seq")
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// spineWork is an element's work in BenchmarkSpine, about 3 µs here.
+func spineWork(x uint64) uint64 {
+	acc := x
+	for range 4000 {
+		acc = acc*31 + 7
+	}
+	return acc
+}
+
+type spineNode struct {
+	x    uint64
+	next *spineNode
+}
+
+// walkSpine walks a list by recursion, the rest first and the element's work
+// second: the shape that hides every element's work behind the rest of the
+// walk if a crowded fork runs its first half first.
+func walkSpine(w *par.Worker, n *spineNode, out []uint64) {
+	if n == nil {
+		return
+	}
+	w.Join(func(w *par.Worker) { walkSpine(w, n.next, out) }, func(*par.Worker) { out[n.x] = spineWork(n.x) })
+}
+
+// BenchmarkSpine walks a list of 512 elements of about 3 µs each with a fork
+// per element, against the plain loop: the speedup shows whether crowded forks
+// (see Worker.Join) keep the thieves fed on a recursion whose forks are a
+// chain rather than a tree.
+func BenchmarkSpine(b *testing.B) {
+	const n = 512
+	var head *spineNode
+	for i := n - 1; i >= 0; i-- {
+		head = &spineNode{x: uint64(i), next: head}
+	}
+	out := make([]uint64, n)
+	b.Run("impl=seq", func(b *testing.B) {
+		for b.Loop() {
+			for e := head; e != nil; e = e.next {
+				out[e.x] = spineWork(e.x)
+			}
+		}
+	})
+	b.Run("impl=Join", func(b *testing.B) {
+		for b.Loop() {
+			par.Do(func(w *par.Worker) { walkSpine(w, head, out) })
+		}
+	})
 }

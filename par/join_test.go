@@ -12,9 +12,13 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
+// Fork-join: Join, Worker.Join, Join2, Do and Scope run every half and task
+// exactly once, from any goroutine, nested in other calls and on other pools,
+// at GOMAXPROCS=1 as with many goroutines at once.
+
 // Callbacks in these tests never call require or t.FailNow: those end the
 // goroutine that calls them, which may be a worker of the pool (see
-// goexit_bug_test.go). They count or record, and the test goroutine checks.
+// TestGoexitEndsCaller). They count or record, and the test goroutine checks.
 
 // poolOpts returns the options that direct a call at p (nil: the default pool).
 func poolOpts(p *par.Pool) []par.Option {
@@ -89,6 +93,8 @@ func TestNestedMapInMapInForEach(t *testing.T) {
 	}
 }
 
+// fib forks with Join2 at every level, with top-level functions: nothing of
+// a fork escapes to the heap (W4 without cutoff in the benchmarks).
 func fib(w *par.Worker, n int) int {
 	if n < 2 {
 		return n
@@ -315,4 +321,31 @@ func TestJoinNested(t *testing.T) {
 			require.EqualValues(t, 1<<10, leaves.Load())
 		})
 	}
+}
+
+func TestScopeSmoke(t *testing.T) {
+	var n atomic.Int64
+	var walk func(s *par.Spawner, w *par.Worker, d int)
+	walk = func(s *par.Spawner, w *par.Worker, d int) {
+		n.Add(1)
+		if d == 0 {
+			return
+		}
+		s.Spawn(w, func(w *par.Worker) { walk(s, w, d-1) })
+		s.Spawn(w, func(w *par.Worker) { walk(s, w, d-1) })
+	}
+	par.Scope(func(s *par.Spawner, w *par.Worker) { walk(s, w, 14) })
+	require.Equal(t, int64(1<<15-1), n.Load())
+	n.Store(0)
+	par.Scope(func(s *par.Spawner, w *par.Worker) {
+		for i := 0; i < 1000; i++ {
+			s.Go(func(w *par.Worker) { n.Add(1) })
+		}
+	})
+	require.Equal(t, int64(1000), n.Load())
+	require.PanicsWithValue(t, "boom", func() {
+		par.Scope(func(s *par.Spawner, w *par.Worker) {
+			s.Spawn(w, func(w *par.Worker) { panic("boom") })
+		})
+	})
 }

@@ -2,4 +2,9 @@
 
 package par_test
 
-const raceEnabled = false
+// Without the race detector, the tests run at full size (see race_test.go).
+const (
+	raceEnabled = false
+	seqRace     = false
+	raceBuild   = false
+)

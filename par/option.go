@@ -1,8 +1,10 @@
 package par
 
 import (
+	"context"
 	"fmt"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,6 +19,7 @@ type Option struct {
 	kind optKind
 	n    int
 	pool *Pool
+	ctx  context.Context
 }
 
 type optKind uint8
@@ -25,6 +28,7 @@ const (
 	optPool optKind = iota + 1
 	optGrain
 	optMinLen
+	optLabels
 )
 
 // OnPool directs a call at p instead of the default pool. It panics if p is
@@ -61,11 +65,40 @@ func WithMinLen(n int) Option {
 	return Option{kind: optMinLen, n: n}
 }
 
+// WithLabels makes the work that the pool's workers do for a call carry the
+// profiler labels of ctx (set with runtime/pprof.WithLabels or pprof.Do), so
+// that a CPU profile puts it under the call that caused it rather than under
+// anonymous workers: `go tool pprof -tagfocus=request=checkout cpu.prof`. The
+// calling goroutine works on its own call too and keeps its own labels: make
+// the call inside pprof.Do with the same labels to have its share counted as
+// well. MapErr and ForEachErr take the labels of their ctx without this
+// option. A call without labels pays nothing for them; a piece of a labelled
+// call that a worker takes costs two pprof.SetGoroutineLabels
+// (BenchmarkLabels). It panics if ctx is nil.
+func WithLabels(ctx context.Context) Option {
+	if ctx == nil {
+		panic("par: WithLabels(nil): ctx is nil")
+	}
+	return Option{kind: optLabels, ctx: ctx}
+}
+
+// labelled returns ctx if it carries profiler labels, and nil otherwise, so
+// that a call checks for labels once, not at every piece.
+func labelled(ctx context.Context) context.Context {
+	has := false
+	pprof.ForLabels(ctx, func(string, string) bool { has = true; return false })
+	if has {
+		return ctx
+	}
+	return nil
+}
+
 // config is the resolved form of a call's options.
 type config struct {
 	pool   *Pool
 	grain  int
 	minLen int
+	labels context.Context // nil: none (see WithLabels)
 }
 
 // configure resolves a call's options. Every call runs it, whatever the
@@ -84,8 +117,10 @@ func configure(opts []Option) config {
 			c.grain = o.n
 		case optMinLen:
 			c.minLen = o.n
+		case optLabels:
+			c.labels = labelled(o.ctx)
 		case 0:
-			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain or WithMinLen", callName(), i))
+			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", callName(), i))
 		}
 	}
 	return c

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,6 +18,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
 )
+
+// MapSeq, FilterSeq, ForEachSeq, ReduceSeq and SumSeq: the results of the
+// sequential loop, in order, with the sequence pulled on the consumer's
+// goroutine; passes are lazy, repeatable and nestable, and stay correct as
+// they move between working alone and on the pool.
 
 // seqBig is the largest sequence of the table tests.
 func seqBig() int {
@@ -83,25 +87,14 @@ func seqEachCase(t *testing.T, check func(t *testing.T, xs []int, opts []par.Opt
 	}
 }
 
-// seqGoid returns the calling goroutine's number, from the header of its stack.
-func seqGoid() uint64 {
-	var buf [64]byte
-	b := bytes.TrimPrefix(buf[:runtime.Stack(buf[:], false)], []byte("goroutine "))
-	id, err := strconv.ParseUint(string(b[:bytes.IndexByte(b, ' ')]), 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // seqWatched is a sequence of xs that counts in *pulled, a plain variable the
 // consumer reads too, so that the race detector sees if the sequence ever runs
 // on another goroutine than the consumer's; it also compares goroutine numbers,
 // without the race detector.
 func seqWatched(t *testing.T, xs []int, pulled *int) iter.Seq[int] {
-	g := seqGoid()
+	g := goid()
 	return func(yield func(int) bool) {
-		assert.Equal(t, g, seqGoid(), "the sequence runs on the consumer's goroutine")
+		assert.Equal(t, g, goid(), "the sequence runs on the consumer's goroutine")
 		for _, x := range xs {
 			*pulled++
 			if !yield(x) {
@@ -344,219 +337,6 @@ func TestMapSeqIsLazyAndRepeatable(t *testing.T) {
 	require.Equal(t, 2*len(xs), pulled)
 }
 
-// seqWaitGoroutines waits, a bounded number of times, for the number of
-// goroutines to come down to at most n, and returns the last count.
-func seqWaitGoroutines(n int) int {
-	var g int
-	for i := 0; i < 2000; i++ {
-		if g = runtime.NumGoroutine(); g <= n {
-			return g
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return g
-}
-
-// seqMaxBatch is the most elements of int a batch may hold (256 KiB of
-// elements and results).
-const seqMaxBatch = 256 << 10 / 16
-
-func TestMapSeqEarlyBreak(t *testing.T) {
-	n := seqBig()
-	xs := seqInts(seqRand(11), n)
-	for _, workers := range []int{1, 2, 8} {
-		for _, grain := range []int{0, 64} {
-			for _, stopAt := range []int{0, 1, 5, 1000, n / 2, n - 1} {
-				t.Run(fmt.Sprintf("p%d/grain%d/stop%d", workers, grain, stopAt), func(t *testing.T) {
-					base := runtime.NumGoroutine()
-					p := par.NewPool(par.Workers(workers))
-					defer p.Close()
-					opts := []par.Option{par.OnPool(p)}
-					if grain > 0 {
-						opts = append(opts, par.WithGrain(grain))
-					}
-					var active, late atomic.Int64
-					var ended atomic.Bool
-					f := func(x int) int {
-						active.Add(1)
-						if ended.Load() {
-							late.Add(1)
-						}
-						x = 5*x + 3
-						active.Add(-1)
-						return x
-					}
-					pulled, i, wrong := 0, 0, 0
-					for y := range par.MapSeq(seqWatched(t, xs, &pulled), f, opts...) {
-						if y != 5*xs[i]+3 {
-							wrong++
-						}
-						if i == stopAt {
-							break
-						}
-						i++
-					}
-					ended.Store(true)
-					require.Zero(t, wrong)
-					require.Equal(t, stopAt, i)
-					require.Zero(t, active.Load(), "f still running after the loop")
-					require.LessOrEqual(t, pulled, stopAt+1+(2*workers+1)*max(seqMaxBatch, grain), "pulled on after the break")
-					require.Equal(t, par.Sum(xs), par.Sum(xs, par.OnPool(p)), "the pool is still usable")
-					p.Close() // runs every job still queued
-					require.Zero(t, late.Load(), "f called after the loop")
-					require.LessOrEqual(t, seqWaitGoroutines(base), base, "goroutines left behind")
-				})
-			}
-		}
-	}
-}
-
-func TestFilterSeqEarlyBreak(t *testing.T) {
-	n := seqBig()
-	xs := seqInts(seqRand(12), n)
-	p := seqPool(t, 2)
-	keep := func(x int) bool { return x%2 == 1 }
-	var want []int
-	for _, x := range xs {
-		if keep(x) {
-			want = append(want, x)
-		}
-	}
-	for _, stopAt := range []int{0, 3, 10_000, len(want) - 1} {
-		for _, grain := range []int{0, 100} {
-			opts := []par.Option{par.OnPool(p)}
-			if grain > 0 {
-				opts = append(opts, par.WithGrain(grain))
-			}
-			var got []int
-			for y := range par.FilterSeq(slices.Values(xs), keep, opts...) {
-				got = append(got, y)
-				if len(got) == stopAt+1 {
-					break
-				}
-			}
-			require.Equal(t, want[:stopAt+1], got)
-		}
-	}
-}
-
-// seqBoom is a panic value that says where it came from.
-type seqBoom struct{ at int }
-
-func TestSeqPanicInF(t *testing.T) {
-	n := seqBig()
-	xs := make([]int, n)
-	for i := range xs {
-		xs[i] = i
-	}
-	for _, workers := range []int{1, 2, 8} {
-		for _, grain := range []int{0, 50} {
-			for _, at := range []int{0, 10, 5000, n - 1} {
-				t.Run(fmt.Sprintf("p%d/grain%d/at%d", workers, grain, at), func(t *testing.T) {
-					base := runtime.NumGoroutine()
-					p := par.NewPool(par.Workers(workers))
-					defer p.Close()
-					opts := []par.Option{par.OnPool(p)}
-					if grain > 0 {
-						opts = append(opts, par.WithGrain(grain))
-					}
-					var active atomic.Int64
-					boom := func(x int) {
-						active.Add(1)
-						defer active.Add(-1)
-						if x == at {
-							panic(seqBoom{at})
-						}
-					}
-					want := seqBoom{at}
-					require.PanicsWithValue(t, want, func() {
-						for range par.MapSeq(slices.Values(xs), func(x int) int { boom(x); return x }, opts...) {
-						}
-					}, "MapSeq")
-					require.Zero(t, active.Load())
-					require.PanicsWithValue(t, want, func() {
-						for range par.FilterSeq(slices.Values(xs), func(x int) bool { boom(x); return true }, opts...) {
-						}
-					}, "FilterSeq")
-					require.PanicsWithValue(t, want, func() {
-						par.ForEachSeq(slices.Values(xs), boom, opts...)
-					}, "ForEachSeq")
-					require.Zero(t, active.Load())
-					require.PanicsWithValue(t, want, func() {
-						par.ReduceSeq(slices.Values(xs), 0, func(a, b int) int { boom(b); return a + b }, opts...)
-					}, "ReduceSeq")
-					require.Zero(t, active.Load())
-					require.Equal(t, par.Sum(xs), par.SumSeq(slices.Values(xs), opts...), "the pool is still usable")
-					p.Close()
-					require.LessOrEqual(t, seqWaitGoroutines(base), base, "goroutines left behind")
-				})
-			}
-		}
-	}
-}
-
-func TestSeqPanicInLoopBodyAndSequence(t *testing.T) {
-	n := seqBig()
-	xs := seqInts(seqRand(13), n)
-	p := seqPool(t, 2)
-	var active atomic.Int64
-	f := func(x int) int { active.Add(1); defer active.Add(-1); return x }
-	for _, at := range []int{0, 100, n / 2} {
-		for _, grain := range []int{0, 100} {
-			opts := []par.Option{par.OnPool(p)}
-			if grain > 0 {
-				opts = append(opts, par.WithGrain(grain))
-			}
-			require.PanicsWithValue(t, seqBoom{at}, func() {
-				i := 0
-				for range par.MapSeq(slices.Values(xs), f, opts...) {
-					if i == at {
-						panic(seqBoom{at})
-					}
-					i++
-				}
-			})
-			require.Zero(t, active.Load())
-			require.PanicsWithValue(t, seqBoom{at}, func() {
-				bad := func(yield func(int) bool) {
-					for i, x := range xs {
-						if i == at {
-							panic(seqBoom{at})
-						}
-						if !yield(x) {
-							return
-						}
-					}
-				}
-				par.ForEachSeq(bad, func(x int) { f(x) }, opts...)
-			})
-			require.Zero(t, active.Load())
-		}
-	}
-}
-
-func TestMapSeqGoexitInF(t *testing.T) {
-	p := seqPool(t, 2)
-	xs := seqInts(seqRand(14), 100_000)
-	for _, at := range []int{0, 90_000} {
-		done := make(chan bool)
-		go func() {
-			after := false
-			defer func() { done <- after }()
-			for range par.MapSeq(slices.Values(xs), func(x int) int {
-				if x == xs[at] {
-					runtime.Goexit()
-				}
-				return x
-			}, par.OnPool(p), par.WithGrain(1000)) {
-			}
-			after = true
-		}()
-		require.False(t, <-done, "the range went on after f called Goexit")
-	}
-	require.Equal(t, par.Sum(xs), par.SumSeq(slices.Values(xs), par.OnPool(p)))
-}
-
 func TestSeqNested(t *testing.T) {
 	// On one worker, an outer call's task that ranges over MapSeq has no other
 	// worker to run its batches: it must take them back and run them itself.
@@ -578,20 +358,6 @@ func TestSeqNested(t *testing.T) {
 	require.Equal(t, []int{want, want, want, want}, sums)
 }
 
-func TestSeqClosedPool(t *testing.T) {
-	p := par.NewPool(par.Workers(2))
-	p.Close()
-	xs := seqInts(seqRand(16), 10_000)
-	v := panicValue(t, func() {
-		for range par.MapSeq(slices.Values(xs), func(x int) int { return x }, par.OnPool(p), par.WithGrain(100)) {
-		}
-	})
-	err, ok := v.(error)
-	require.True(t, ok, "the panic value is an error")
-	require.ErrorIs(t, err, par.ErrClosed)
-	require.EqualError(t, err, "par: MapSeq: OnPool in opts[0]: weft: pool used after Close")
-}
-
 func TestSeqManyConsumers(t *testing.T) {
 	// Passes on one pool from many goroutines at once do not mix their batches.
 	p := seqPool(t, 3)
@@ -611,57 +377,6 @@ func TestSeqManyConsumers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-// TestSeqBoundedMemory runs 100 million elements through MapSeq, FilterSeq and
-// SumSeq and checks that the live heap and the total allocated stay far below
-// what holding the sequence would take (800 MB).
-func TestSeqBoundedMemory(t *testing.T) {
-	if testing.Short() || seqRace {
-		t.Skip("100 million elements")
-	}
-	const n = 100_000_000
-	const limit = 64 << 20
-	var peak uint64
-	var ms runtime.MemStats
-	gen := func(yield func(int) bool) {
-		for i := range n {
-			if i&(1<<21-1) == 0 {
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapInuse)
-			}
-			if !yield(i) {
-				return
-			}
-		}
-	}
-	check := func(name string, pass func()) {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		peak = 0
-		pass()
-		runtime.ReadMemStats(&after)
-		t.Logf("%s: heap in use peak %.1f MiB (%.1f before), allocated %.1f MiB", name,
-			float64(peak)/(1<<20), float64(before.HeapInuse)/(1<<20), float64(after.TotalAlloc-before.TotalAlloc)/(1<<20))
-		assert.Less(t, peak-min(peak, before.HeapInuse), uint64(limit), name+": live heap")
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(limit), name+": allocated")
-	}
-	check("MapSeq", func() {
-		s := 0
-		for y := range par.MapSeq(gen, func(x int) int { return 2 * x }) {
-			s += y
-		}
-		require.Equal(t, n*(n-1), s)
-	})
-	check("FilterSeq", func() {
-		c := 0
-		for range par.FilterSeq(gen, func(x int) bool { return x%3 == 0 }) {
-			c++
-		}
-		require.Equal(t, (n+2)/3, c)
-	})
-	check("SumSeq", func() { require.Equal(t, n*(n-1)/2, par.SumSeq(gen)) })
 }
 
 // FuzzFilterSeq filters a sequence of bytes with a predicate, a grain and a
@@ -813,28 +528,4 @@ func TestSeqDefaultPoolReplaced(t *testing.T) {
 	}
 	require.Zero(t, wrong)
 	require.Equal(t, len(xs), i)
-}
-
-func TestSeqGrainLongerThanBatchCap(t *testing.T) {
-	// A grain beyond what a batch holds by default (16384 ints with their
-	// results): the batch buffer grows as it fills.
-	p := seqPool(t, 2)
-	xs := seqInts(seqRand(24), 250_000)
-	for _, grain := range []int{40_000, 1_000_000} {
-		got := slices.Collect(par.MapSeq(slices.Values(xs), func(x int) int { return x ^ 5 }, par.OnPool(p), par.WithGrain(grain)))
-		require.Len(t, got, len(xs))
-		bad := 0
-		for i, x := range xs {
-			if got[i] != x^5 {
-				bad++
-			}
-		}
-		require.Zero(t, bad, "grain %d", grain)
-		want := 0
-		for _, x := range xs {
-			want += x
-		}
-		require.Equal(t, want, par.SumSeq(slices.Values(xs), par.OnPool(p), par.WithGrain(grain)))
-		require.Equal(t, want, par.ReduceSeq(slices.Values(xs), 0, func(a, b int) int { return a + b }, par.OnPool(p), par.WithMinLen(grain)))
-	}
 }

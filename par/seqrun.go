@@ -187,6 +187,9 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 	if !s.ticket.CompareAndSwap(t.gen, 0) { // the caller took the batch back, or this job is stale
 		return
 	}
+	if l := s.body.labels; l != nil {
+		defer w.Label(w.Label(l)) // the batch is the call's work
+	}
 	normal := false
 	defer func() {
 		if !normal {
@@ -346,6 +349,10 @@ func (r *seqRun[E, V]) startFill() {
 		if r.shape.carries {
 			s.body.combine = r.alg.combine
 		}
+		// Batches of a fixed length are whole subtrees of the algebra's tree
+		// (SumSeq): a running leaf may give part of itself away only along it.
+		s.body.fixedTree = r.shape.fixed > 0
+		s.body.labels = r.c.labels
 		r.slots[i] = s
 	}
 	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer batch grows as it fills

@@ -49,6 +49,15 @@ func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
 // MapReduce returns the reduction with op of f(e) for every element e of s:
 // Reduce(Map(s, f), identity, op) without the intermediate slice. op must be
 // associative with identity as its identity element (see Reduce).
+//
+// Each element costs two calls through function values, f and op, which the
+// compiler cannot inline. Where the combine is known, prefer the function
+// that knows it (Sum, Count, Min, Max, or pipe.Sum(pipe.Map(...))): they pay
+// one call per element, f's. Where f itself costs a few nanoseconds, write
+// the range form, ReduceRange with the loop in the leaf, where both stay
+// inlined: on W2 of `go run ./bench` (a body of 1 to 100 multiply-adds),
+// MapReduce(xs, f, 0, add) reached 1.91 times the sequential loop's speed on
+// 2 cores and the range form 2.00.
 func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, opts ...Option) R {
 	if f == nil {
 		panic("par: MapReduce: f is nil")

@@ -88,6 +88,15 @@ func benchSort[E any](b *testing.B, in []E, sort func([]E), seq func([]E), refNa
 	}
 }
 
+// benchSortOrdered runs the sub-benchmarks slices (slices.Sort, the
+// sequential baseline) and par (par.Sort, with its speedup over slices.Sort
+// measured as the reference refName) on in.
+func benchSortOrdered[E cmp.Ordered](b *testing.B, in []E, refName string) {
+	seq := func(s []E) { slices.Sort(s) }
+	b.Run("slices", func(b *testing.B) { benchSort(b, in, seq, nil, "") })
+	b.Run("par", func(b *testing.B) { benchSort(b, in, func(s []E) { par.Sort(s) }, seq, refName) })
+}
+
 // BenchmarkSortW6 is workload W6: 10 million xorshift64* uint64. slices is
 // the sequential baseline; par is Sort (radix); quick is the parallel
 // comparison path (the one strings take); func is SortFunc with cmp.Compare
@@ -102,9 +111,8 @@ func BenchmarkSortW6(b *testing.B) {
 		b.Fatal("par.Sort differs from slices.Sort")
 	}
 	b.Logf("W6 checksum %d", checksum(want))
+	benchSortOrdered(b, in, "w6")
 	seq := func(s []uint64) { slices.Sort(s) }
-	b.Run("slices", func(b *testing.B) { benchSort(b, in, seq, nil, "") })
-	b.Run("par", func(b *testing.B) { benchSort(b, in, func(s []uint64) { par.Sort(s) }, seq, "w6") })
 	b.Run("quick", func(b *testing.B) {
 		benchSort(b, in, func(s []uint64) { par.SortOrderedQuick(s) }, seq, "w6")
 	})
@@ -121,9 +129,7 @@ func BenchmarkSortFloat64(b *testing.B) {
 	for i, x := range u {
 		in[i] = float64(int64(x)) / (1 << 20)
 	}
-	seq := func(s []float64) { slices.Sort(s) }
-	b.Run("slices", func(b *testing.B) { benchSort(b, in, seq, nil, "") })
-	b.Run("par", func(b *testing.B) { benchSort(b, in, func(s []float64) { par.Sort(s) }, seq, "f64") })
+	benchSortOrdered(b, in, "f64")
 }
 
 func BenchmarkSortInt32(b *testing.B) {
@@ -132,9 +138,7 @@ func BenchmarkSortInt32(b *testing.B) {
 	for i, x := range u {
 		in[i] = int32(x >> 32)
 	}
-	seq := func(s []int32) { slices.Sort(s) }
-	b.Run("slices", func(b *testing.B) { benchSort(b, in, seq, nil, "") })
-	b.Run("par", func(b *testing.B) { benchSort(b, in, func(s []int32) { par.Sort(s) }, seq, "i32") })
+	benchSortOrdered(b, in, "i32")
 }
 
 func BenchmarkSortString(b *testing.B) {
@@ -143,9 +147,7 @@ func BenchmarkSortString(b *testing.B) {
 	for i, x := range u {
 		in[i] = strconv.FormatUint(x, 36)
 	}
-	seq := func(s []string) { slices.Sort(s) }
-	b.Run("slices", func(b *testing.B) { benchSort(b, in, seq, nil, "") })
-	b.Run("par", func(b *testing.B) { benchSort(b, in, func(s []string) { par.Sort(s) }, seq, "str") })
+	benchSortOrdered(b, in, "str")
 }
 
 // item is a struct with a key and some payload, as records to sort are.

@@ -5,11 +5,18 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/par/pipe"
 )
+
+// Sum: integer sums that wrap as the loop's do, float sums that are exact
+// where the loop's is, more accurate than the loop otherwise, and the same
+// bits for the same input whatever the grain, the workers and the timing.
 
 // sumCase checks Sum against a sequential loop on inputs from gen, whose
 // values must make every order of addition exact, or wrap as integers do.
@@ -237,4 +244,93 @@ func TestSumEmpty(t *testing.T) {
 	require.Equal(t, 0.0, par.Sum([]float64{}))
 	require.Equal(t, math.Float64bits(0), math.Float64bits(par.Sum([]float64{})), "the empty sum is +0")
 	require.Equal(t, 2.5, par.Sum([]float64{2.5}))
+}
+
+// A float sum is computed over a tree that depends only on len(s), so the
+// same input gives the same bits whatever the grain, the number of workers
+// and the timing: no cut goes below the 128-element blocks that blockSum adds
+// with four strided accumulators. The inputs are longer than the length up
+// to which Sum runs sequentially whatever the options (split.StreamLen: 65536
+// float64).
+
+// TestSumBitsIgnoreGrain: a fixed grain gives the bits of the default one.
+// Once caught: for sin(i), i < 2^18, WithGrain(7) gave 0x3ffde8a54f357cdf and WithGrain(100) 0x3ffde8a54f357c64, not 0x3ffde8a54f357c22.
+func TestSumBitsIgnoreGrain(t *testing.T) {
+	s := make([]float64, 1<<18)
+	for i := range s {
+		s[i] = math.Sin(float64(i))
+	}
+	want := math.Float64bits(par.Sum(s))
+	for _, g := range []int{7, 100} {
+		t.Run(fmt.Sprintf("grain%d", g), func(t *testing.T) {
+			got := math.Float64bits(par.Sum(s, par.WithGrain(g)))
+			assert.Equal(t, fmt.Sprintf("%#x", want), fmt.Sprintf("%#x", got))
+		})
+	}
+}
+
+// TestSumBitsIgnoreTiming: on a pool of many workers, where thieves keep
+// refilling the adaptive splitter's budget, every run gives the bits of the
+// sum on a pool of one worker.
+func TestSumBitsIgnoreTiming(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		in        []float64
+		workers   int
+		runs      int
+		shortRuns int // under -short
+		stopAfter int // differing runs after which the loop stops; 0: never
+		require   bool
+	}{
+		// Once caught: a different last bit in about one run in ten (18 of 200) on a 2-core machine.
+		{"spread floats on 64 workers", spreadFloats(newRand(42), 1<<17), 64, 2000, 2000, 3, false},
+		// Once caught: about one run in 100 differed (one in 15 under -race).
+		{"wild floats on 32 workers", seqWildFloats(seqRand(77), 200_000), 32, 2000, 200, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			one := par.NewPool(par.Workers(1))
+			t.Cleanup(one.Close)
+			want := math.Float64bits(par.Sum(c.in, par.OnPool(one)))
+			p := par.NewPool(par.Workers(c.workers))
+			t.Cleanup(p.Close)
+			runs := c.runs
+			if testing.Short() {
+				runs = c.shortRuns
+			}
+			differ := 0
+			for range runs {
+				if math.Float64bits(par.Sum(c.in, par.OnPool(p))) != want {
+					differ++
+					if differ == c.stopAfter {
+						break
+					}
+				}
+			}
+			if c.require {
+				require.Zero(t, differ, "runs of %d whose bits differ from the one-worker sum", runs)
+			} else {
+				assert.Zero(t, differ, "runs whose bits differ from the 1-worker pool's")
+			}
+		})
+	}
+}
+
+// TestSumsAgree: the three deterministic float sums follow one tree: Sum
+// over a slice, SumSeq over the same values as a sequence, and pipe.Sum over
+// the slice give the same bits for every length.
+func TestSumsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	lengths := []int{0, 1, 2, 127, 128, 129, 255, 256, 257, 383, 1000, 4097, 16384 + 130, 100_003}
+	if !testing.Short() {
+		lengths = append(lengths, 1_000_003, 3*16384*128+77)
+	}
+	for _, n := range lengths {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = r.NormFloat64() * math.Pow(2, float64(r.IntN(40)-20))
+		}
+		want := math.Float64bits(par.Sum(xs))
+		require.Equal(t, want, math.Float64bits(par.SumSeq(slices.Values(xs))), "SumSeq, n=%d", n)
+		require.Equal(t, want, math.Float64bits(pipe.Sum(pipe.From(xs))), "pipe.Sum, n=%d", n)
+	}
 }

@@ -1,17 +1,15 @@
 package par_test
 
 import (
-	"context"
+	"cmp"
 	"fmt"
-	"iter"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
-	"github.com/weftgo/weft/par/pipe"
 )
 
 // Random calls of the slice, range, sequence, error and pipeline functions.
@@ -35,18 +33,18 @@ type callCase struct {
 	r     *rand.Rand
 	name  string
 	xs    []tel
-	booms map[int]*tortureBoom // elements that panic; read-only during the call
-	nests map[int]uint64       // elements that run a nested case, by its seed
-	spin  int                  // busy work per callback, so that cheap inputs go parallel too
+	booms map[int]*torture.Boom // elements that panic; read-only during the call
+	nests map[int]uint64        // elements that run a nested case, by its seed
+	spin  int                   // busy work per callback, so that cheap inputs go parallel too
 
 	mu     sync.Mutex
-	fired  []*tortureBoom
+	fired  []*torture.Boom
 	active atomic.Int64 // callbacks running
 	calls  atomic.Int64 // callbacks started
 }
 
 func (c *callCase) errorf(format string, args ...any) {
-	c.e.errorf(c.seed, c.name+": "+format, args...)
+	c.e.Errorf(c.seed, c.name+": "+format, args...)
 }
 
 // enter counts a callback; the returned function counts its end. Use as
@@ -66,7 +64,7 @@ func (c *callCase) at(i int) {
 	for range c.spin {
 		x = x*6364136223846793005 + 1
 	}
-	keep(x)
+	torture.Keep(x)
 	if s, ok := c.nests[i]; ok {
 		tortureNested(c.e, s, c.depth+1)
 	}
@@ -77,11 +75,11 @@ func (c *callCase) at(i int) {
 
 // fire records b and panics with it: directly, or from inside a call nested
 // on a random pool.
-func (c *callCase) fire(b *tortureBoom) {
+func (c *callCase) fire(b *torture.Boom) {
 	c.mu.Lock()
 	c.fired = append(c.fired, b)
 	c.mu.Unlock()
-	r := newRand(mix(c.seed, uint64(len(b.where))))
+	r := newRand(torture.Mix(c.seed, uint64(len(b.Where))))
 	opts := c.e.poolOpt(r)
 	switch r.IntN(4) {
 	case 0:
@@ -101,7 +99,7 @@ func (c *callCase) fire(b *tortureBoom) {
 }
 
 // firedSet returns the values that fired so far.
-func (c *callCase) firedSet() []*tortureBoom {
+func (c *callCase) firedSet() []*torture.Boom {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.fired)
@@ -122,7 +120,7 @@ func (c *callCase) settled(got any, panicked bool) bool {
 		return len(fired) == 0
 	}
 	c.e.panics.Add(1)
-	b, ok := got.(*tortureBoom)
+	b, ok := got.(*torture.Boom)
 	if !ok || !slices.Contains(fired, b) {
 		c.errorf("panicked with %v (%T); the values that fired: %v", got, got, fired)
 	}
@@ -132,7 +130,7 @@ func (c *callCase) settled(got any, panicked bool) bool {
 // call runs f, the call under test, and checks how it ended; check, the
 // comparison with the model, runs only if it returned normally.
 func (c *callCase) call(f func(), check func()) {
-	got, panicked := catch(f)
+	got, panicked := torture.Catch(f)
 	if c.settled(got, panicked) {
 		check()
 	}
@@ -163,7 +161,7 @@ func tortureLen(r *rand.Rand, depth int) int {
 func newCallCase(e *tortureEnv, seed uint64, depth int, name string) *callCase {
 	r := newRand(seed)
 	n := tortureLen(r, depth)
-	c := &callCase{e: e, seed: seed, depth: depth, r: r, name: name, booms: map[int]*tortureBoom{}, nests: map[int]uint64{}}
+	c := &callCase{e: e, seed: seed, depth: depth, r: r, name: name, booms: map[int]*torture.Boom{}, nests: map[int]uint64{}}
 	c.xs = make([]tel, n)
 	for i := range c.xs {
 		c.xs[i] = tel{i, r.IntN(1000)}
@@ -171,11 +169,11 @@ func newCallCase(e *tortureEnv, seed uint64, depth int, name string) *callCase {
 	if n > 0 && r.IntN(3) == 0 {
 		for k := range 1 + r.IntN(3) {
 			i := r.IntN(n)
-			c.booms[i] = &tortureBoom{seed: seed, where: fmt.Sprintf("%s element %d (%d)", name, i, k)}
+			c.booms[i] = &torture.Boom{Seed: seed, Where: fmt.Sprintf("%s element %d (%d)", name, i, k)}
 		}
 	}
 	if n > 0 && depth < 2 && r.IntN(8) == 0 {
-		c.nests[r.IntN(n)] = mix(seed, 77)
+		c.nests[r.IntN(n)] = torture.Mix(seed, 77)
 	}
 	if r.IntN(3) == 0 {
 		c.spin = r.IntN(300)
@@ -231,18 +229,42 @@ func mapped(x tel) int { return x.v*3 + 1 }
 
 func keepIt(x tel) bool { return x.v%3 != 0 }
 
-var callKinds = []tortureKind{
-	{"Map", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Map")
+// callKind is a kind of call case: body makes the call of a fresh case with
+// the options opts and checks it; then the case checks that nothing of it
+// runs any more.
+func callKind(name string, body func(c *callCase, opts []par.Option)) tortureKind {
+	return tortureKind{name, func(e *tortureEnv, seed uint64, depth int) {
+		c := newCallCase(e, seed, depth, name)
 		opts := e.opts(c.r)
+		body(c, opts)
+		c.finish(opts)
+	}}
+}
+
+// each makes g the function of a call of case c: every call counts itself,
+// does what the case injected at its element, and returns g(x).
+func each[R any](c *callCase, g func(tel) R) func(tel) R {
+	return func(x tel) R {
+		defer c.enter()()
+		c.at(x.i)
+		return g(x)
+	}
+}
+
+// affModel is the composition of the elements of xs in order: what Reduce of
+// their affOf must give.
+func affModel(xs []tel, bad *atomic.Bool) aff {
+	want := affID
+	for _, x := range xs {
+		want = affOp(want, affOf(x), bad)
+	}
+	return want
+}
+
+var callKinds = []tortureKind{
+	callKind("Map", func(c *callCase, opts []par.Option) {
 		var out []int
-		c.call(func() {
-			out = par.Map(c.xs, func(x tel) int {
-				defer c.enter()()
-				c.at(x.i)
-				return mapped(x)
-			}, opts...)
-		}, func() {
+		c.call(func() { out = par.Map(c.xs, each(c, mapped), opts...) }, func() {
 			for i, x := range c.xs {
 				if out[i] != mapped(x) {
 					c.errorf("out[%d] = %d, want %d", i, out[i], mapped(x))
@@ -250,27 +272,26 @@ var callKinds = []tortureKind{
 				}
 			}
 		})
-		c.finish(opts)
-	}},
-	{"For/ForEach/ForRange", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "For")
-		opts := e.opts(c.r)
+	}),
+	callKind("For/ForEach/ForRange", func(c *callCase, opts []par.Option) {
 		seen := make(counts, len(c.xs))
 		how := c.r.IntN(3)
 		c.name = []string{"For", "ForEach", "ForRange"}[how]
+		one := func(i int) {
+			seen[i].Add(1)
+			c.at(i)
+		}
 		c.call(func() {
 			switch how {
 			case 0:
 				par.For(len(c.xs), func(i int) {
 					defer c.enter()()
-					seen[i].Add(1)
-					c.at(i)
+					one(i)
 				}, opts...)
 			case 1:
 				par.ForEach(c.xs, func(x tel) {
 					defer c.enter()()
-					seen[x.i].Add(1)
-					c.at(x.i)
+					one(x.i)
 				}, opts...)
 			case 2:
 				par.ForRange(len(c.xs), func(lo, hi int) {
@@ -280,61 +301,40 @@ var callKinds = []tortureKind{
 						return
 					}
 					for i := lo; i < hi; i++ {
-						seen[i].Add(1)
-						c.at(i)
+						one(i)
 					}
 				}, opts...)
 			}
-		}, func() {
-			for i := range seen {
-				if v := seen[i].Load(); v != 1 {
-					c.errorf("element %d: %d calls, want 1", i, v)
-					return
-				}
-			}
-		})
+		}, func() { requireOnceE(c, seen) })
 		for i := range seen { // even after a panic, no element runs twice
 			if v := seen[i].Load(); v > 1 {
 				c.errorf("element %d: %d calls after a panic", i, v)
 				break
 			}
 		}
-		c.finish(opts)
-	}},
-	{"Filter", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Filter")
-		opts := e.opts(c.r)
+	}),
+	callKind("Filter", func(c *callCase, opts []par.Option) {
 		var out []tel
-		c.call(func() {
-			out = par.Filter(c.xs, func(x tel) bool {
-				defer c.enter()()
-				c.at(x.i)
-				return keepIt(x)
-			}, opts...)
-		}, func() {
+		c.call(func() { out = par.Filter(c.xs, each(c, keepIt), opts...) }, func() {
 			want := slices.DeleteFunc(slices.Clone(c.xs), func(x tel) bool { return !keepIt(x) })
 			if !slices.Equal(out, want) {
 				c.errorf("kept %d elements, want %d (or not in order)", len(out), len(want))
 			}
 		})
-		c.finish(opts)
-	}},
-	{"Reduce/MapReduce", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Reduce")
-		opts := e.opts(c.r)
+	}),
+	callKind("Reduce/MapReduce", func(c *callCase, opts []par.Option) {
 		var bad atomic.Bool
 		var got aff
 		useMap := c.r.IntN(2) == 0
 		if useMap {
 			c.name = "MapReduce"
+		} else {
+			c.name = "Reduce"
 		}
+		op := func(l, r aff) aff { return affOp(l, r, &bad) }
 		c.call(func() {
 			if useMap {
-				got = par.MapReduce(c.xs, func(x tel) aff {
-					defer c.enter()()
-					c.at(x.i)
-					return affOf(x)
-				}, affID, func(l, r aff) aff { return affOp(l, r, &bad) }, opts...)
+				got = par.MapReduce(c.xs, each(c, affOf), affID, op, opts...)
 				return
 			}
 			in := make([]aff, len(c.xs))
@@ -346,33 +346,21 @@ var callKinds = []tortureKind{
 				if r.hi == r.lo+1 { // r is an element: its last use in a leaf
 					c.at(r.lo)
 				}
-				return affOp(l, r, &bad)
+				return op(l, r)
 			}, opts...)
 		}, func() {
-			want := affID
-			for _, x := range c.xs {
-				want = affOp(want, affOf(x), &bad)
-			}
-			if got != want {
+			if want := affModel(c.xs, &bad); got != want {
 				c.errorf("got %+v, want %+v", got, want)
 			}
 		})
 		if bad.Load() { // whether or not the call panicked: op sees only what identity, f and op made
 			c.errorf("op combined pieces that are not neighbours in order")
 		}
-		c.finish(opts)
-	}},
-	{"Count/Sum/Min/Max", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Count")
-		opts := e.opts(c.r)
+	}),
+	callKind("Count/Sum/Min/Max", func(c *callCase, opts []par.Option) {
+		c.name = "Count"
 		var n int
-		c.call(func() {
-			n = par.Count(c.xs, func(x tel) bool {
-				defer c.enter()()
-				c.at(x.i)
-				return keepIt(x)
-			}, opts...)
-		}, func() {
+		c.call(func() { n = par.Count(c.xs, each(c, keepIt), opts...) }, func() {
 			want := 0
 			for _, x := range c.xs {
 				if keepIt(x) {
@@ -407,46 +395,32 @@ var callKinds = []tortureKind{
 				c.errorf("Max %d, want %d", got, want)
 			}
 		}
-		c.finish(opts)
-	}},
-	{"MinFunc/MaxFunc", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "MinFunc")
+	}),
+	callKind("MinFunc/MaxFunc", func(c *callCase, opts []par.Option) {
 		if len(c.xs) == 0 {
 			return
 		}
-		opts := e.opts(c.r)
 		isMin := c.r.IntN(2) == 0
-		if !isMin {
-			c.name = "MaxFunc"
-		}
+		c.name = map[bool]string{true: "MinFunc", false: "MaxFunc"}[isMin]
+		plain := func(a, b tel) int { return a.v/10 - b.v/10 } // many equal: the first of equals must win
 		cmpV := func(a, b tel) int {
 			defer c.enter()()
 			c.at(a.i)
 			c.at(b.i)
-			return a.v/10 - b.v/10 // many equal: the first of equals must win
+			return plain(a, b)
+		}
+		call, model := par.MinFunc[[]tel, tel], slices.MinFunc[[]tel, tel]
+		if !isMin {
+			call, model = par.MaxFunc[[]tel, tel], slices.MaxFunc[[]tel, tel]
 		}
 		var got tel
-		c.call(func() {
-			if isMin {
-				got = par.MinFunc(c.xs, cmpV, opts...)
-			} else {
-				got = par.MaxFunc(c.xs, cmpV, opts...)
-			}
-		}, func() {
-			plain := func(a, b tel) int { return a.v/10 - b.v/10 }
-			want := slices.MinFunc(c.xs, plain)
-			if !isMin {
-				want = slices.MaxFunc(c.xs, plain)
-			}
-			if got != want {
+		c.call(func() { got = call(c.xs, cmpV, opts...) }, func() {
+			if want := model(c.xs, plain); got != want {
 				c.errorf("got %+v, want %+v", got, want)
 			}
 		})
-		c.finish(opts)
-	}},
-	{"Find/FindIndex/Any/All", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Find")
-		opts := e.opts(c.r)
+	}),
+	callKind("Find/FindIndex/Any/All", func(c *callCase, opts []par.Option) {
 		// A few matches, or none.
 		match := map[int]bool{}
 		if len(c.xs) > 0 {
@@ -454,11 +428,7 @@ var callKinds = []tortureKind{
 				match[c.r.IntN(len(c.xs))] = true
 			}
 		}
-		pred := func(x tel) bool {
-			defer c.enter()()
-			c.at(x.i)
-			return match[x.i]
-		}
+		pred := each(c, func(x tel) bool { return match[x.i] })
 		first := -1
 		for i := range c.xs {
 			if match[i] {
@@ -490,86 +460,85 @@ var callKinds = []tortureKind{
 				}
 			}
 		}, func() {})
-		c.finish(opts)
-	}},
-	{"Sort", func(e *tortureEnv, seed uint64, depth int) {
-		c := newCallCase(e, seed, depth, "Sort")
-		opts := e.opts(c.r)
-		if c.r.IntN(3) == 0 { // the parallel paths start above a few thousand
-			opts = append(opts, par.WithGrain(1+c.r.IntN(64)))
+	}),
+	callKind("Sort", sortCase),
+	callKind("Seq", seqCase),
+	callKind("Err", errCase),
+	callKind("pipe", pipeCase),
+}
+
+// sortCase sorts int64 (the radix sort: no function of the case), strings
+// (the quicksort), or tels with SortFunc or SortStableFunc, whose comparison
+// may panic.
+func sortCase(c *callCase, opts []par.Option) {
+	if c.r.IntN(3) == 0 { // the parallel paths start above a few thousand
+		opts = append(opts, par.WithGrain(1+c.r.IntN(64)))
+	}
+	switch c.r.IntN(4) {
+	case 0: // radix sort: no function of the case
+		s := make([]int64, len(c.xs))
+		for i, x := range c.xs {
+			s[i] = int64(x.v-500) * int64(c.r.Uint64()>>40)
 		}
-		switch c.r.IntN(4) {
-		case 0: // radix sort: no function of the case
-			s := make([]int64, len(c.xs))
-			for i, x := range c.xs {
-				s[i] = int64(x.v-500) * int64(c.r.Uint64()>>40)
-			}
-			want := slices.Clone(s)
-			slices.Sort(want)
-			par.Sort(s, opts...)
-			if !slices.Equal(s, want) {
-				c.errorf("Sort of int64 differs from slices.Sort")
-			}
-		case 1: // quicksort of strings
-			s := make([]string, len(c.xs))
-			for i, x := range c.xs {
-				s[i] = fmt.Sprint(x.v * 7919 % 1000)
-			}
-			want := slices.Clone(s)
-			slices.Sort(want)
-			par.Sort(s, opts...)
-			if !slices.Equal(s, want) {
-				c.errorf("Sort of strings differs from slices.Sort")
-			}
-		case 2, 3:
-			stable := c.r.IntN(2) == 0
-			c.name = "SortFunc"
+		requireSortedLike(c, s, opts, "Sort of int64")
+	case 1: // quicksort of strings
+		s := make([]string, len(c.xs))
+		for i, x := range c.xs {
+			s[i] = fmt.Sprint(x.v * 7919 % 1000)
+		}
+		requireSortedLike(c, s, opts, "Sort of strings")
+	case 2, 3:
+		stable := c.r.IntN(2) == 0
+		c.name = map[bool]string{false: "SortFunc", true: "SortStableFunc"}[stable]
+		key := func(x tel) int { return x.v / 50 }
+		s := slices.Clone(c.xs)
+		cmpV := func(a, b tel) int {
+			defer c.enter()()
+			c.at(a.i)
+			return key(a) - key(b)
+		}
+		c.call(func() {
 			if stable {
-				c.name = "SortStableFunc"
+				par.SortStableFunc(s, cmpV, opts...)
+			} else {
+				par.SortFunc(s, cmpV, opts...)
 			}
-			s := slices.Clone(c.xs)
-			cmpV := func(a, b tel) int {
-				defer c.enter()()
-				c.at(a.i)
-				return a.v/50 - b.v/50
+		}, func() {
+			want := slices.Clone(c.xs)
+			slices.SortStableFunc(want, func(a, b tel) int { return key(a) - key(b) })
+			if stable {
+				if !slices.Equal(s, want) {
+					c.errorf("differs from slices.SortStableFunc")
+				}
+				return
 			}
-			c.call(func() {
-				if stable {
-					par.SortStableFunc(s, cmpV, opts...)
-				} else {
-					par.SortFunc(s, cmpV, opts...)
+			keys := func(s []tel) []int {
+				k := make([]int, len(s))
+				for i, x := range s {
+					k[i] = key(x)
 				}
-			}, func() {
-				want := slices.Clone(c.xs)
-				slices.SortStableFunc(want, func(a, b tel) int { return a.v/50 - b.v/50 })
-				if stable {
-					if !slices.Equal(s, want) {
-						c.errorf("differs from slices.SortStableFunc")
-					}
-					return
-				}
-				keys := func(s []tel) []int {
-					k := make([]int, len(s))
-					for i, x := range s {
-						k[i] = x.v / 50
-					}
-					return k
-				}
-				if !slices.Equal(keys(s), keys(want)) {
-					c.errorf("keys not sorted")
-				}
-				got := slices.Clone(s)
-				slices.SortFunc(got, func(a, b tel) int { return a.i - b.i })
-				if !slices.Equal(got, c.xs) {
-					c.errorf("not a permutation of the input")
-				}
-			})
-		}
-		c.finish(opts)
-	}},
-	{"Seq", seqCase},
-	{"Err", errCase},
-	{"pipe", pipeCase},
+				return k
+			}
+			if !slices.Equal(keys(s), keys(want)) {
+				c.errorf("keys not sorted")
+			}
+			got := slices.Clone(s)
+			slices.SortFunc(got, func(a, b tel) int { return a.i - b.i })
+			if !slices.Equal(got, c.xs) {
+				c.errorf("not a permutation of the input")
+			}
+		})
+	}
+}
+
+// requireSortedLike sorts s with par.Sort and compares it with slices.Sort.
+func requireSortedLike[E cmp.Ordered](c *callCase, s []E, opts []par.Option, what string) {
+	want := slices.Clone(s)
+	slices.Sort(want)
+	par.Sort(s, opts...)
+	if !slices.Equal(s, want) {
+		c.errorf("%s differs from slices.Sort", what)
+	}
 }
 
 // sumFloats adds integer-valued floats; every partial sum is exact, so any
@@ -582,159 +551,6 @@ func sumFloats(s []float64) float64 {
 	return t
 }
 
-// seqCase ranges over MapSeq or FilterSeq, maybe breaking early, with panics
-// possible in f, in the loop body and in the sequence itself; or calls
-// ReduceSeq, ForEachSeq or SumSeq.
-func seqCase(e *tortureEnv, seed uint64, depth int) {
-	c := newCallCase(e, seed, depth, "Seq")
-	opts := e.opts(c.r)
-	n := len(c.xs)
-	seqBoom, bodyBoom := -1, -1
-	if n > 0 && c.r.IntN(6) == 0 {
-		seqBoom = c.r.IntN(n)
-	}
-	if n > 0 && c.r.IntN(6) == 0 {
-		bodyBoom = c.r.IntN(n)
-	}
-	stopAt := n
-	if c.r.IntN(2) == 0 {
-		stopAt = c.r.IntN(n + 1)
-	}
-	pulled := atomic.Int64{}
-	seq := func(yield func(tel) bool) {
-		for i, x := range c.xs {
-			pulled.Store(int64(i + 1))
-			if i == seqBoom {
-				c.fire(&tortureBoom{seed: seed, where: fmt.Sprintf("seq at %d", i)})
-			}
-			if !yield(x) {
-				return
-			}
-		}
-	}
-	var got []int
-	body := func(v int) bool {
-		if len(got) == stopAt {
-			return false
-		}
-		if len(got) == bodyBoom {
-			c.fire(&tortureBoom{seed: seed, where: fmt.Sprintf("loop body at %d", len(got))})
-		}
-		got = append(got, v)
-		return true
-	}
-	prefix := func(want []int) {
-		want = want[:min(len(want), stopAt)]
-		if !slices.Equal(got, want) {
-			c.errorf("yielded %d values, want %d (or they differ)", len(got), len(want))
-		}
-	}
-	switch how := c.r.IntN(5); how {
-	case 0:
-		c.name = "MapSeq"
-		c.call(func() {
-			for v := range par.MapSeq(iter.Seq[tel](seq), func(x tel) int {
-				defer c.enter()()
-				c.at(x.i)
-				return mapped(x)
-			}, opts...) {
-				if !body(v) {
-					break
-				}
-			}
-		}, func() {
-			want := make([]int, n)
-			for i, x := range c.xs {
-				want[i] = mapped(x)
-			}
-			prefix(want)
-		})
-	case 1:
-		c.name = "FilterSeq"
-		c.call(func() {
-			for x := range par.FilterSeq(iter.Seq[tel](seq), func(x tel) bool {
-				defer c.enter()()
-				c.at(x.i)
-				return keepIt(x)
-			}, opts...) {
-				if !body(x.i) {
-					break
-				}
-			}
-		}, func() {
-			var want []int
-			for _, x := range c.xs {
-				if keepIt(x) {
-					want = append(want, x.i)
-				}
-			}
-			prefix(want)
-		})
-	case 2:
-		c.name = "ReduceSeq"
-		var bad atomic.Bool
-		var got aff
-		affs := func(yield func(aff) bool) {
-			for x := range seq {
-				if !yield(affOf(x)) {
-					return
-				}
-			}
-		}
-		c.call(func() {
-			got = par.ReduceSeq(affs, affID, func(l, r aff) aff {
-				defer c.enter()()
-				if r.hi == r.lo+1 {
-					c.at(r.lo)
-				}
-				return affOp(l, r, &bad)
-			}, opts...)
-		}, func() {
-			want := affID
-			for _, x := range c.xs {
-				want = affOp(want, affOf(x), &bad)
-			}
-			if got != want {
-				c.errorf("got %+v, want %+v", got, want)
-			}
-		})
-		if bad.Load() { // whether or not the call panicked
-			c.errorf("op combined pieces out of order")
-		}
-	case 3:
-		c.name = "ForEachSeq"
-		seen := make(counts, n)
-		c.call(func() {
-			par.ForEachSeq(iter.Seq[tel](seq), func(x tel) {
-				defer c.enter()()
-				seen[x.i].Add(1)
-				c.at(x.i)
-			}, opts...)
-		}, func() { requireOnceE(c, seen) })
-	case 4:
-		c.name = "SumSeq"
-		var got int
-		c.call(func() {
-			got = par.SumSeq(func(yield func(int) bool) {
-				for x := range seq {
-					if !yield(x.v - 300) {
-						return
-					}
-				}
-			}, opts...)
-		}, func() {
-			want := 0
-			for _, x := range c.xs {
-				want += x.v - 300
-			}
-			if got != want {
-				c.errorf("sum %d, want %d", got, want)
-			}
-		})
-	}
-	c.finish(opts)
-}
-
 // requireOnceE reports an element whose counter is not exactly one.
 func requireOnceE(c *callCase, seen counts) {
 	for i := range seen {
@@ -743,327 +559,4 @@ func requireOnceE(c *callCase, seen counts) {
 			return
 		}
 	}
-}
-
-// tortureErr is an injected error, compared by identity.
-type tortureErr struct {
-	seed uint64
-	i    int
-}
-
-func (e *tortureErr) Error() string { return fmt.Sprintf("error %#x at %d", e.seed, e.i) }
-
-// errCase calls MapErr or ForEachErr with errors at random elements, a
-// context that may end before the call or from inside it, and maybe a
-// callback that waits for the call to stop, as a callback that watches its
-// context does.
-func errCase(e *tortureEnv, seed uint64, depth int) {
-	c := newCallCase(e, seed, depth, "MapErr")
-	opts := e.opts(c.r)
-	n := len(c.xs)
-	errAt := map[int]error{}
-	var slowErr time.Duration
-	if n > 0 {
-		if c.r.IntN(2) == 0 {
-			// Near the start of evenly spaced regions, so that pieces running
-			// at once fail each, in an order that timing decides.
-			m := 2 + c.r.IntN(15)
-			for k := c.r.IntN(2); k < m; k++ {
-				i := min(n-1, k*n/m+c.r.IntN(1+n/(4*m)))
-				errAt[i] = &tortureErr{seed, i}
-			}
-			// Failing slowly lets the others fail meanwhile.
-			slowErr = time.Duration(c.r.IntN(300)) * time.Microsecond
-			if c.spin == 0 {
-				c.spin = c.r.IntN(500)
-			}
-		} else {
-			for range c.r.IntN(4) {
-				i := c.r.IntN(n)
-				errAt[i] = &tortureErr{seed, i}
-			}
-		}
-	}
-	parent, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	cause := &tortureErr{seed, -1}
-	cancelAt := -1
-	cancelledBefore := false
-	switch c.r.IntN(4) {
-	case 0:
-		cancel(cause)
-		cancelledBefore = true
-	case 1:
-		if n > 0 {
-			cancelAt = c.r.IntN(n)
-		}
-	}
-	// A callback that blocks until the call stops: safe only after an
-	// element that stops it for sure, whatever the order the elements run in.
-	waitAt := -1
-	stopper := n
-	for i := range errAt {
-		stopper = min(stopper, i)
-	}
-	for i := range c.booms {
-		stopper = min(stopper, i)
-	}
-	if cancelAt >= 0 {
-		stopper = min(stopper, cancelAt)
-	}
-	if stopper < n-1 && c.r.IntN(3) == 0 {
-		waitAt = stopper + 1 + c.r.IntN(n-1-stopper)
-		delete(errAt, waitAt)
-		delete(c.booms, waitAt)
-	}
-	var (
-		seenCtx   atomic.Pointer[context.Context]
-		canceled  atomic.Bool
-		errFired  = make([]atomic.Bool, n)
-		stopTime  atomic.Int64 // when a callback failed or ended ctx: ctx' ends with it
-		waitedOut atomic.Bool
-	)
-	f := func(cx context.Context, x tel) (int, error) {
-		defer c.enter()()
-		seenCtx.CompareAndSwap(nil, &cx)
-		c.at(x.i)
-		if x.i == cancelAt {
-			cancel(cause)
-			canceled.Store(true)
-			stopTime.CompareAndSwap(0, time.Now().UnixNano())
-		}
-		if x.i == waitAt {
-			waitStop(cx, &stopTime, &waitedOut)
-		}
-		if err := errAt[x.i]; err != nil {
-			if slowErr > 0 {
-				time.Sleep(slowErr)
-			}
-			errFired[x.i].Store(true)
-			stopTime.CompareAndSwap(0, time.Now().UnixNano())
-			return 0, err
-		}
-		return mapped(x), nil
-	}
-	useMap := c.r.IntN(2) == 0
-	if !useMap {
-		c.name = "ForEachErr"
-	}
-	var out []int
-	var err error
-	c.call(func() {
-		if useMap {
-			out, err = par.MapErr(parent, c.xs, f, opts...)
-			return
-		}
-		err = par.ForEachErr(parent, c.xs, func(cx context.Context, x tel) error {
-			_, err := f(cx, x)
-			return err
-		}, opts...)
-	}, func() {
-		if waitedOut.Load() {
-			c.errorf("a callback waited minutes for ctx' to end after the call stopped")
-		}
-		var minErr error
-		for i := range errFired {
-			if errFired[i].Load() {
-				minErr = errAt[i]
-				break
-			}
-		}
-		switch {
-		case cancelledBefore:
-			if err != cause || c.calls.Load() != 0 {
-				c.errorf("ctx ended before the call: error %v, want %v; %d calls of f", err, cause, c.calls.Load())
-			}
-		case minErr != nil && canceled.Load():
-			if err != minErr && err != cause {
-				c.errorf("error %v, want %v or the cause %v", err, minErr, cause)
-			}
-		case minErr != nil:
-			if err != minErr {
-				c.errorf("error %v, want %v, the lowest failing index", err, minErr)
-			}
-		case canceled.Load():
-			if err != cause && !(err == nil && c.calls.Load() == int64(n)) {
-				c.errorf("error %v after ctx ended, want %v", err, cause)
-			}
-		default:
-			if err != nil {
-				c.errorf("error %v, want nil", err)
-			}
-		}
-		if err == nil && c.calls.Load() != int64(n) {
-			c.errorf("nil error after %d calls of f, want %d", c.calls.Load(), n)
-		}
-		if err != nil && out != nil {
-			c.errorf("a result beside the error %v", err)
-		}
-		if err == nil && useMap {
-			for i, x := range c.xs {
-				if out[i] != mapped(x) {
-					c.errorf("out[%d] = %d, want %d", i, out[i], mapped(x))
-					break
-				}
-			}
-		}
-	})
-	if p := seenCtx.Load(); p != nil && (*p).Err() == nil {
-		c.errorf("ctx' not cancelled after the call returned")
-	}
-	c.finish(opts)
-}
-
-// waitStop blocks until ctx ends, as a callback that watches its context
-// does. An error or the end of the parent cancels ctx at once, so if ctx is
-// still live seconds after one (stopped says when), the stop was lost: out is
-// set. A stop by a panic may come later, since the panic may cross nested
-// calls first: the wait then gives up after a while without blaming anyone,
-// so that two cases whose stops each wait behind the other's blocked callback
-// cannot hang the test. The bounds only keep a broken stop from hanging it.
-func waitStop(ctx context.Context, stopped *atomic.Int64, out *atomic.Bool) {
-	giveUp := time.Now().Add(30 * time.Second)
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			if t := stopped.Load(); t != 0 && now.Sub(time.Unix(0, t)) > 10*time.Second {
-				out.Store(true)
-				return
-			}
-			if now.After(giveUp) {
-				return
-			}
-		}
-	}
-}
-
-// pipeCase runs a random chain of pipe stages and a random terminal, and
-// compares it with the chain applied in a plain loop. Items are source
-// indices at first, so that the first stage knows where it is.
-func pipeCase(e *tortureEnv, seed uint64, depth int) {
-	c := newCallCase(e, seed, depth, "pipe")
-	opts := e.opts(c.r)
-	n := len(c.xs)
-	var p pipe.Pipe[int]
-	lo := 0
-	if c.r.IntN(2) == 0 {
-		p = pipe.From(indices(n))
-	} else {
-		lo = c.r.IntN(100) - 50
-		p = pipe.Range(lo, lo+n)
-	}
-	p = p.Inspect(func(x int) {
-		defer c.enter()()
-		c.at(x - lo)
-	})
-	// The model: the items in order after every stage.
-	model := make([]int, n)
-	for i := range model {
-		model[i] = lo + i
-	}
-	for range c.r.IntN(4) {
-		if c.r.IntN(2) == 0 {
-			a, b := 2*c.r.IntN(50)+1, c.r.IntN(1000)
-			p = pipe.Map(p, func(x int) int {
-				defer c.enter()()
-				return a*x + b
-			})
-			for i := range model {
-				model[i] = a*model[i] + b
-			}
-		} else {
-			m := 2 + c.r.IntN(5)
-			r := c.r.IntN(m)
-			p = p.Filter(func(x int) bool {
-				defer c.enter()()
-				return ((x%m)+m)%m != r
-			})
-			model = slices.DeleteFunc(model, func(x int) bool { return ((x%m)+m)%m == r })
-		}
-	}
-	how := c.r.IntN(9)
-	c.name = "pipe/" + []string{"Collect", "Count", "Reduce", "Sum", "Find", "Any", "All", "MinMax", "ForEach"}[how]
-	q := 3 + c.r.IntN(40)
-	pred := func(x int) bool { return ((x%q)+q)%q == 1 }
-	c.call(func() {
-		switch how {
-		case 0:
-			if got := p.Collect(opts...); !slices.Equal(got, model) {
-				c.errorf("collected %d items, want %d (or they differ)", len(got), len(model))
-			}
-		case 1:
-			if got := p.Count(opts...); got != len(model) {
-				c.errorf("count %d, want %d", got, len(model))
-			}
-		case 2:
-			var bad atomic.Bool
-			tag := pipe.Map(p, func(x int) aff { return aff{uint64(x)*2 + 1, uint64(x), 0, 0} })
-			got := tag.Reduce(aff{1, 0, -1, -1}, func(l, r aff) aff { return affOp(l, r, &bad) }, opts...)
-			want := aff{1, 0, -1, -1}
-			for _, x := range model {
-				want = affOp(want, aff{uint64(x)*2 + 1, uint64(x), 0, 0}, &bad)
-			}
-			if got.a != want.a || got.b != want.b {
-				c.errorf("reduce %+v, want %+v", got, want)
-			}
-		case 3:
-			want := 0
-			for _, x := range model {
-				want += x
-			}
-			if got := pipe.Sum(p, opts...); got != want {
-				c.errorf("sum %d, want %d", got, want)
-			}
-		case 4:
-			i := slices.IndexFunc(model, pred)
-			got, ok := p.Find(pred, opts...)
-			if ok != (i >= 0) || (ok && got != model[i]) {
-				c.errorf("found %d %v, want index %d of %d", got, ok, i, len(model))
-			}
-		case 5:
-			if got, want := p.Any(pred, opts...), slices.ContainsFunc(model, pred); got != want {
-				c.errorf("Any %v, want %v", got, want)
-			}
-		case 6:
-			notPred := func(x int) bool { return !pred(x) }
-			if got, want := p.All(notPred, opts...), !slices.ContainsFunc(model, pred); got != want {
-				c.errorf("All %v, want %v", got, want)
-			}
-		case 7:
-			mn, ok1 := pipe.Min(p, opts...)
-			mx, ok2 := pipe.Max(p, opts...)
-			if ok1 != (len(model) > 0) || ok2 != ok1 || (ok1 && (mn != slices.Min(model) || mx != slices.Max(model))) {
-				c.errorf("min %d %v max %d %v of %d items", mn, ok1, mx, ok2, len(model))
-			}
-		case 8:
-			var sum atomic.Int64
-			p.ForEach(func(x int) { sum.Add(int64(x)) }, opts...)
-			want := int64(0)
-			for _, x := range model {
-				want += int64(x)
-			}
-			if sum.Load() != want {
-				c.errorf("ForEach sum %d, want %d", sum.Load(), want)
-			}
-		}
-	}, func() {})
-	c.finish(opts)
-}
-
-// tortureAll is every kind of case, for nested cases; set in init, since the
-// cases refer to it.
-var tortureAll []tortureKind
-
-func init() {
-	tortureAll = append(append([]tortureKind(nil), treeKinds...), callKinds...)
-}
-
-// tortureNested runs the case of seed as a nested case: it checks itself and
-// catches its own panics, so the enclosing call sees none of them.
-func tortureNested(e *tortureEnv, seed uint64, depth int) {
-	tortureRunCase(e, tortureAll, seed, depth)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
@@ -20,22 +21,17 @@ import (
 // call nested in one that was already running); none may hang, Close must
 // return once the calls in progress are done, and no goroutine is left.
 func TestTortureClose(t *testing.T) {
-	if *tortureCase != "" {
+	if _, _, replay, _ := torture.Replay(); replay {
 		t.Skip("-torture.case replays the cases of TestTorture")
 	}
-	master := tortureMaster()
-	budget := tortureBudget(2 * time.Second)
-	start := time.Now()
-	var rounds, calls, closedCalls int64
-	for ; rounds == 0 || time.Since(start) < budget; rounds++ {
-		c, cc := closeRound(t, master, uint64(rounds))
+	master := torture.Master()
+	var calls, closedCalls int64
+	rounds, took := torture.Rounds(torture.Budget(2*time.Second, !full()), t.Failed, func(round uint64) {
+		c, cc := closeRound(t, master, round)
 		calls, closedCalls = calls+c, closedCalls+cc
-		if t.Failed() {
-			break
-		}
-	}
+	})
 	t.Logf("master seed %d: %d rounds, %d calls of which %d panicked with ErrClosed, in %v",
-		master, rounds, calls, closedCalls, time.Since(start).Round(time.Millisecond))
+		master, rounds, calls, closedCalls, took)
 }
 
 // closeRound runs one round: goroutines calling on a fresh pool, and a Close
@@ -45,7 +41,7 @@ func closeRound(t *testing.T, master, round uint64) (calls, closed int64) {
 	t.Helper()
 	par.Do(func(*par.Worker) {}) // the default pool starts on first use, and stays
 	before := runtime.NumGoroutine()
-	seed := mix(master, 1000+round)
+	seed := torture.Mix(master, 1000+round)
 	r := newRand(seed)
 	p := par.NewPool(par.Workers(1 + r.IntN(16)))
 	other := par.NewPool(par.Workers(1 + r.IntN(4)))
@@ -74,14 +70,14 @@ func closeRound(t *testing.T, master, round uint64) (calls, closed int64) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rg := newRand(mix(seed, uint64(i)))
+			rg := newRand(torture.Mix(seed, uint64(i)))
 			for range 1 + rg.IntN(30) {
 				if made.Add(1) == closeAfter {
 					doClose()
 				}
 				how := rg.IntN(5)
 				n := rg.IntN(3000)
-				v, panicked := catch(func() { closeCall(p, other, how, n, errorf) })
+				v, panicked := torture.Catch(func() { closeCall(p, other, how, n, errorf) })
 				if panicked {
 					if err, ok := v.(error); !ok || !errors.Is(err, par.ErrClosed) {
 						errorf("call %d on n=%d panicked with %v, want ErrClosed or none", how, n, v)
@@ -91,7 +87,7 @@ func closeRound(t *testing.T, master, round uint64) (calls, closed int64) {
 			}
 		}()
 	}
-	if !waitOrDump(&wg, func() string { return fmt.Sprintf("master seed %d close round %d", master, round) }) {
+	if !torture.WaitOrDump(&wg, func() string { return fmt.Sprintf("master seed %d close round %d", master, round) }) {
 		t.FailNow()
 	}
 	doClose()

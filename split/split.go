@@ -70,3 +70,21 @@ func (s *Splitter) TrySplit(n int, stolen bool) bool {
 
 // Min returns the shortest piece s will make.
 func (s Splitter) Min() int { return s.min }
+
+// LeafSteps is how many steps a leaf of an adaptive call runs in. Between two
+// steps the leaf looks once whether another worker is hungry, and if so gives
+// away half of what it has left (see Step); more steps answer hunger sooner and
+// cost one look each.
+const LeafSteps = 16
+
+// Step returns the length of the steps of a leaf of length n, a piece that
+// TrySplit declined to cut: n itself for a splitter of a fixed grain (Fixed:
+// its leaves are as the caller asked), else n/LeafSteps and no less than the
+// shortest piece. A running leaf may cut what it has left only into pieces of
+// at least Min.
+func (s Splitter) Step(n int) int {
+	if s.workers == 0 {
+		return n
+	}
+	return max(s.min, n/LeafSteps)
+}

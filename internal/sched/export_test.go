@@ -19,9 +19,6 @@ func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) }
 // IsPool reports whether w is one of the pool's own workers.
 func (w *Worker) IsPool() bool { return w.isPool }
 
-// Len returns how many jobs w's deque holds.
-func (w *Worker) Len() int { return w.dq.Len() }
-
 // Fork pushes j, runs a, and then syncs with j, as Join does with its own
 // record: it reports true if j came back unrun, and the caller must then do
 // j's work itself; false if a thief ran j, whose panic, if any, it re-raises.
@@ -37,9 +34,5 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	}()
 	a(w)
 	ok = true
-	inline, p := w.Sync(j)
-	if p != nil {
-		p.Repanic()
-	}
-	return inline
+	return w.Finish(j)
 }

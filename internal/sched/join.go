@@ -51,26 +51,93 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 func (w *Worker) fork(a, b func(w *Worker)) {
 	fj := Take[funcJob](w)
 	fj.f = b
-	fj.Init(w, runFuncJob)
-	w.Push(&fj.Job)
-	st := Forked
-	defer func() { // on every exit: the record goes back only after the fork ends
-		if st != Ended && !w.EndCut(&fj.Job, st) {
-			return // fj may still run on a thief: dropped, not reused
+	if !fj.HasRun() { // fresh: a reused record is still set up for w (see Take)
+		fj.Init(w, runFuncJob)
+	}
+	w.Begin(&fj.Job)
+	defer func() {
+		if w.Done(&fj.Job) {
+			fj.f = nil // drop the closure before the record is reused
+			fj.Put()
 		}
-		fj.f = nil // drop the closure before the record is reused
-		fj.Put()
 	}()
 	a(w)
-	st = Syncing // from here Sync takes fj back or waits for it itself
-	inline, p := w.Sync(&fj.Job)
-	st = Ended
-	if p != nil {
-		p.Repanic()
-	}
-	if inline {
+	if w.Finish(&fj.Job) {
 		b(w)
 	}
+}
+
+// Begin, Finish and Done are the fork protocol that Join, par.Join2 and par's
+// range cuts share, each with a record of its own type so that nothing
+// escapes. The frame that forks pushes its record with Begin, runs the first
+// half, and calls Finish, which reports whether the second half came back
+// unrun for the frame to run itself; a deferred call of Done on every exit
+// says whether the record may be cleared and given back. Where the fork is
+// stands in the record (Job.fork), not in the frame, so the deferred closure
+// captures nothing that must move to the heap.
+//
+//	j := Take[myJob](w)
+//	j.x = x
+//	if !j.HasRun() { // fresh: a reused record is still set up for w
+//		j.Init(w, runMyJob)
+//	}
+//	w.Begin(&j.Job)
+//	defer func() {
+//		if w.Done(&j.Job) {
+//			j.x = nil // drop references before the record is reused
+//			j.Put()
+//		}
+//	}()
+//	first(w)
+//	if w.Finish(&j.Job) {
+//		second(w)
+//	}
+
+// Begin pushes j, the record of a fork, initialized by the caller if it was
+// fresh (Init; a reused record is still set up for w: see Take). The caller
+// does that itself because naming an instance of a generic run function makes
+// a closure, which only a fresh record should pay for. Owner only.
+func (w *Worker) Begin(j *Job) {
+	j.fork = Forked
+	w.Push(j)
+}
+
+// Finish ends a fork whose first half returned normally: it takes j back
+// and reports true, and the caller runs j's work itself; or it waits for the
+// thief that took j and reports false. A panic of the thief's is re-raised
+// here, after the deferred Done has given the record back, so that a
+// panicking call leaves no record holding its data. Owner only.
+func (w *Worker) Finish(j *Job) bool {
+	j.fork = Syncing // from here Finish takes j back or waits for it itself
+	for {
+		x := w.Pop()
+		if x == j {
+			w.local.inline++
+			j.fork = Ended
+			return true
+		}
+		if x == nil {
+			break
+		}
+		// A task the first half left behind (a detached spawn): run it now.
+		w.execute(x)
+	}
+	w.Wait(j)
+	j.fork = Ended
+	if p := j.panic; p != nil {
+		j.panic = nil
+		p.Repanic()
+	}
+	return false
+}
+
+// Done is the deferred end of a fork on every exit of its frame: it reports
+// whether j may be cleared and given back (Put). A fork whose first half
+// panicked takes j back or waits for its thief (EndCut); one cut short by
+// runtime.Goexit while a thief still runs j gives the record up, and Done
+// reports false. Owner only.
+func (w *Worker) Done(j *Job) bool {
+	return j.fork == Ended || w.EndCut(j, j.fork)
 }
 
 // CrowdLen is how many forked jobs a worker keeps in its deque before it
@@ -110,12 +177,12 @@ const CrowdLen = 4
 func (w *Worker) Crowded() bool { return w.dq.Len() >= CrowdLen }
 
 // RanInline counts a fork whose second half runs on w without having been
-// pushed (Crowded), as Sync counts one it took back. Owner only.
+// pushed (Crowded), as Finish counts one it took back. Owner only.
 func (w *Worker) RanInline() { w.local.inline++ }
 
 // ForkState is where a fork is, for the deferred call that ends it on every
-// exit: Forked while the first half runs, Syncing while Sync takes the job
-// back or waits for its thief, Ended once Sync has returned.
+// exit: Forked while the first half runs, Syncing while Finish takes the job
+// back or waits for its thief, Ended once Finish has returned.
 type ForkState uint8
 
 const (
@@ -124,7 +191,7 @@ const (
 	Ended
 )
 
-// EndCut ends a fork whose frame is unwinding before Sync returned, and
+// EndCut ends a fork whose frame is unwinding before Finish returned, and
 // reports whether the caller may clear j and give it back (Put). From Forked,
 // the first half panicked: j is taken back unrun or its thief is waited for
 // (Abandon). From Syncing, the fork was cut short by runtime.Goexit while it
@@ -137,29 +204,6 @@ func (w *Worker) EndCut(j *Job, st ForkState) bool {
 	}
 	w.Abandon(j)
 	return true
-}
-
-// Sync is the end of a fork whose first half returned normally: it takes j
-// back and reports true, and the caller runs j's work itself; or it waits for
-// the thief that took j and reports false, with j's panic if it had one. The
-// caller re-raises that panic once it has given j's record back, so that a
-// panicking call leaves no record holding its data.
-func (w *Worker) Sync(j *Job) (inline bool, p *Panic) {
-	for {
-		x := w.Pop()
-		if x == j {
-			w.local.inline++
-			return true, nil
-		}
-		if x == nil {
-			break
-		}
-		// A task the first half left behind (a detached spawn): run it now.
-		w.execute(x)
-	}
-	w.Wait(j)
-	p, j.panic = j.panic, nil
-	return false, p
 }
 
 // Abandon is the end of a fork whose first half is panicking: it takes j back
@@ -233,7 +277,7 @@ func Free[T any](w *Worker, t *T) {
 }
 
 // Records is a worker's stack of fork records of one type. The forks of one
-// worker nest: a fork ends (Sync or Abandon) before the fork that was running
+// worker nest: a fork ends (Finish or Abandon) before the fork that was running
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
 // index step each way, and stays in the stack between uses with its run
@@ -255,7 +299,7 @@ const maxRecords = 256
 // Take returns a record of type T for a fork on w, whose first field is Job;
 // the fork gives it back with Put or Drop (a record that is not cached
 // ignores both). A reused record holds what its last user left: its owner is
-// w, its panic was cleared when its fork ended (Sync, Abandon), and users
+// w, its panic was cleared when its fork ended (Finish, Abandon), and users
 // clear their references before Put; so a user initializes only a fresh
 // record (see Job.HasRun). Owner only.
 func Take[T any](w *Worker) *T {

@@ -23,6 +23,9 @@ type Pool struct {
 	// under mu, so that thieves read it without a lock.
 	table atomic.Pointer[[]*Worker]
 	idle  atomic.Int64 // see sleep.go
+	// waiting counts the participants in Wait that found nothing to run in
+	// their last round (see hunger.go).
+	waiting atomic.Int32
 	// wakeCursor spreads wake-ups over the workers.
 	wakeCursor atomic.Uint32
 	inject     injector
@@ -108,8 +111,8 @@ func (p *Pool) acquire() *Worker {
 		p.freeSeats = w.next
 		w.next = nil
 		p.mu.Unlock()
-		w.call = p.callIDs.Add(1) // a fresh call; orders nothing
-		w.beginBusy()             // the caller works on its own call from now on
+		w.call = p.callID(w)
+		w.beginBusy() // the caller works on its own call from now on
 		return w
 	}
 	old := *p.table.Load()
@@ -119,7 +122,7 @@ func (p *Pool) acquire() *Worker {
 	t[len(old)] = w
 	p.table.Store(&t) // publishes the new seat to thieves
 	p.mu.Unlock()
-	w.call = p.callIDs.Add(1)
+	w.call = p.callID(w)
 	w.beginBusy()
 	return w
 }

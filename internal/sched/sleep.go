@@ -22,6 +22,8 @@ const (
 	wakeLatch
 	// wakeClose: the pool is closing.
 	wakeClose
+	// wakeLook: a job of the seat's call was pushed (see WakeCaller).
+	wakeLook
 )
 
 const sleeperOne = 1 << 32

@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"context"
 	"runtime"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -40,8 +42,10 @@ type Worker struct {
 	rng   uint64
 	local counters // published to pub at transitions
 	cache typeCache
-	call  uint64  // the top-level call of the task running here (0: none)
-	next  *Worker // the pool's free seat list, under the pool's lock
+	call  uint64 // the top-level call of the task running here (0: none)
+	// labels are the profiler labels a pool worker's goroutine has (Label).
+	labels context.Context
+	next   *Worker // the pool's free seat list, under the pool's lock
 
 	pub       stats
 	busySince atomic.Int64 // ns since the pool's epoch when the current busy spell began; 0 when idle
@@ -95,6 +99,9 @@ func (w *Worker) Pop() *Job { return w.dq.Pop() }
 
 // loop is the body of a pool worker's goroutine.
 func (w *Worker) loop() {
+	// A goroutine inherits its creator's profiler labels: a worker started
+	// by a labelled caller must not carry them into every call it helps.
+	pprof.SetGoroutineLabels(context.Background())
 	p := w.pool
 	normal := false
 	defer func() {
@@ -234,10 +241,15 @@ func (w *Worker) Wait(j *Job) {
 	p := w.pool
 	w.endBusy()
 	searching := false
+	hungry := false // counted in p.waiting: a running leaf of the pool may give us part of it
 	defer func() {
-		// Also on a panic or Goexit of a task run here: leave no searcher counted.
+		// Also on a panic or Goexit of a task run here: leave no searcher or
+		// waiter counted.
 		if searching {
 			p.stopSearching(false)
+		}
+		if hungry {
+			p.waiting.Add(-1) // ends the hunger that Hungry reads
 		}
 		w.beginBusy()
 	}()
@@ -256,10 +268,17 @@ func (w *Worker) Wait(j *Job) {
 					p.stopSearching(true)
 					searching = false
 				}
+				if hungry {
+					p.waiting.Add(-1) // no longer hungry while x runs
+					hungry = false
+				}
 				w.beginBusy()
 				w.execute(x)
 				w.endBusy()
 				r = 0
+			} else if !hungry {
+				p.waiting.Add(1) // after a fruitless round: a leaf that loads it may fork for us
+				hungry = true
 			}
 			if j.done.Load() {
 				j.done.Store(false) // ready for reuse: nobody else touches j now
@@ -275,7 +294,7 @@ func (w *Worker) Wait(j *Job) {
 		reason := w.park(func() bool {
 			return j.done.Load() || (w.isPool && p.hasWork())
 		})
-		if reason == wakeWork {
+		if reason == wakeWork && w.isPool {
 			searching = true // counted by the waker
 		}
 	}
@@ -297,3 +316,23 @@ func (w *Worker) endBusy() {
 
 // now returns nanoseconds since the pool started; never 0.
 func (p *Pool) now() int64 { return int64(time.Since(p.epoch)) + 1 }
+
+// Label sets the profiler labels of a pool worker's goroutine to those of ctx
+// (none if ctx is nil), for a task of a call that asked for them, and returns
+// the ones it had, which the task sets back when it ends:
+//
+//	defer w.Label(w.Label(ctx))
+//
+// A seat keeps whatever labels its caller gave its goroutine: there Label does
+// nothing and returns nil. Owner only.
+func (w *Worker) Label(ctx context.Context) (prev context.Context) {
+	if !w.isPool {
+		return nil
+	}
+	prev, w.labels = w.labels, ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pprof.SetGoroutineLabels(ctx)
+	return prev
+}

@@ -128,7 +128,7 @@ func TestTerminalBadOptions(t *testing.T) {
 		for _, term := range terminals {
 			t.Run(src+"/"+term.name, func(t *testing.T) {
 				v := panicValue(t, func() { term.call(p, []par.Option{par.WithGrain(5), {}}) })
-				require.Equal(t, "pipe: "+term.name+": opts[1] is a zero Option: build options with OnPool, WithGrain or WithMinLen", v)
+				require.Equal(t, "pipe: "+term.name+": opts[1] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", v)
 
 				v = panicValue(t, func() { term.call(p, []par.Option{par.OnPool(closed)}) })
 				err, ok := v.(error)

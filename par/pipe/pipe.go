@@ -34,13 +34,25 @@ type Pipe[T any] struct {
 	// open makes a feeder for one piece of the range, with the buffers of
 	// every stage allocated once, so that feeding costs no allocation.
 	open func() feeder[T]
+	// openPos, if not nil, makes a feeder that also hands over the source
+	// position of every item (see index.go). Nil means: derived from open
+	// when oneToOne, unknown otherwise. Only the stages that need positions
+	// call it, so a pipe that never asks for them pays nothing.
+	openPos func() posFeeder[T]
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in
 // order, in batches: exactly one batch (maybe empty) per call of the
 // source's sink, which gets one batch per run of up to `batch` positions
 // aligned to multiples of batch. sink must not keep a batch after it returns.
-// A feeder belongs to one goroutine.
+// A feeder belongs to one goroutine, and may be called any number of times,
+// on any ranges, in any order.
+//
+// What a stage may rely on is weaker than that, since some stages rebatch:
+// every batch holds at most `batch` items, and the items come in order. A
+// FlatMap hands over its items in as many batches as they fill, and
+// SkipWhile past a Filter or FlatMap may hand over one run in two batches,
+// since the runs of the pipe and of its source are aligned differently.
 type feeder[T any] func(lo, hi int, sink func([]T))
 
 // Len returns the number of source positions of p: its item count if no
@@ -93,7 +105,7 @@ func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
 	if f == nil {
 		panic("pipe: Map: f is nil")
 	}
-	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, open: func() feeder[R] {
+	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, openPos: mapPos(p, f), open: func() feeder[R] {
 		up := p.open()
 		buf := make([]R, batch)
 		var sink func([]R)
@@ -117,7 +129,7 @@ func (p Pipe[T]) Filter(keep func(T) bool) Pipe[T] {
 	if keep == nil {
 		panic("pipe: Filter: keep is nil")
 	}
-	return Pipe[T]{n: p.n, open: func() feeder[T] {
+	return Pipe[T]{n: p.n, openPos: filterPos(p, keep), open: func() feeder[T] {
 		up := p.open()
 		buf := make([]T, batch)
 		var sink func([]T)
@@ -144,7 +156,7 @@ func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
 	if f == nil {
 		panic("pipe: Inspect: f is nil")
 	}
-	return Pipe[T]{n: p.n, oneToOne: p.oneToOne, open: func() feeder[T] {
+	return Pipe[T]{n: p.n, oneToOne: p.oneToOne, openPos: inspectPos(p, f), open: func() feeder[T] {
 		up := p.open()
 		var sink func([]T)
 		each := func(xs []T) {

@@ -183,24 +183,31 @@ func (t *sumTask[T]) tree(w *par.Worker, s span) T {
 func (t *sumTask[T]) leaf(lo, hi int) T {
 	feed := t.p.open()
 	var a0, a1, a2, a3 T
-	add := func(xs []T) {
-		i := 0
-		for ; i+4 <= len(xs); i += 4 {
-			a0 += xs[i]
-			a1 += xs[i+1]
-			a2 += xs[i+2]
-			a3 += xs[i+3]
-		}
-		for ; i < len(xs); i++ {
-			a0 += xs[i]
-		}
-	}
+	add := func(xs []T) { a0, a1, a2, a3 = add4(xs, a0, a1, a2, a3) }
 	return split.Pairwise(lo, hi, func(b int) T {
 		a0, a1, a2, a3 = 0, 0, 0, 0
 		blo, bhi := split.BlockRange(b, t.p.n)
 		feed(blo, bhi, add)
 		return (a0 + a1) + (a2 + a3)
 	}, func(a, b T) T { return a + b })
+}
+
+// add4 adds xs to four accumulators in the pattern of par.Sum's blocks. The
+// accumulators are its locals, kept in registers: in the closure that
+// captured them, each addition was a load and a store through the closure,
+// since xs might alias them.
+func add4[T par.Number](xs []T, a0, a1, a2, a3 T) (T, T, T, T) {
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		a0 += xs[i]
+		a1 += xs[i+1]
+		a2 += xs[i+2]
+		a3 += xs[i+3]
+	}
+	for ; i < len(xs); i++ {
+		a0 += xs[i]
+	}
+	return a0, a1, a2, a3
 }
 
 // Find returns the first item of p, in order, for which pred is true, and

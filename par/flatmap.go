@@ -1,0 +1,42 @@
+package par
+
+import "fmt"
+
+// FlatMap returns a new slice holding the elements that f makes from every
+// element e of s, in order: f(e, out) appends zero or more elements to out
+// and returns the result, as append does, and the elements made from e come
+// after those of the elements before e. f runs in parallel; writes made by f
+// happen before FlatMap returns.
+//
+// Each piece of the range appends into a slice of its own, which f is handed
+// as out, so an f that appends allocates only as that slice grows, never per
+// element; the pieces are then copied into the result, so the extra memory is
+// about one copy of the result (none when one piece did everything). f must
+// leave the elements already in out as they are and not keep out after it
+// returns; returning a slice shorter than out panics. For a fused form that
+// makes no slice per piece, see pipe.FlatMap.
+func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []R {
+	if f == nil {
+		panic("par: FlatMap: f is nil")
+	}
+	c := configure(opts)
+	if len(s) == 0 {
+		return []R{}
+	}
+	l := run(&c, len(s), &body[chunks[R]]{
+		name: "par.FlatMap",
+		leaf: func(lo, hi int) chunks[R] {
+			var out []R
+			for _, e := range s[lo:hi] {
+				before := len(out)
+				out = f(e, out)
+				if len(out) < before {
+					panic(fmt.Sprintf("par: FlatMap: f returned %d elements where out held %d: f must append to out", len(out), before))
+				}
+			}
+			return oneChunk(out)
+		},
+		combine: appendChunks[R],
+	})
+	return l.flatten()
+}

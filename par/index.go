@@ -1,0 +1,72 @@
+package par
+
+// The ...Index functions hand the callback the element's position in s with
+// the element, as a range loop over s does (for i, e := range s), for bodies
+// that need both: a weight by position, a neighbour, a write to a parallel
+// slice. They cost what their plain forms cost: the index is the loop
+// counter of the piece.
+
+// MapIndex returns a new slice holding f(i, s[i]) for every index i of s, in
+// order. f runs in parallel; writes made by f happen before MapIndex returns.
+// A panic in f reaches the caller with its original value once the calls in
+// progress have returned; pieces not yet started are skipped. Besides the
+// result, a call allocates a few small records per worker at most.
+func MapIndex[S ~[]E, E, R any](s S, f func(i int, e E) R, opts ...Option) []R {
+	if f == nil {
+		panic("par: MapIndex: f is nil")
+	}
+	out := make([]R, len(s))
+	forRange("par.MapIndex", len(s), func(lo, hi int) {
+		src, dst := s[lo:hi], out[lo:hi] // locals, as in Map
+		dst = dst[:len(src)]
+		for i, e := range src {
+			dst[i] = f(lo+i, e)
+		}
+	}, opts)
+	return out
+}
+
+// ForEachIndex calls f(i, s[i]) for every index i of s, in parallel, and
+// returns when every call has returned. Writes made by f happen before
+// ForEachIndex returns; the order of the calls is not specified. A panic in f
+// reaches the caller as for MapIndex.
+func ForEachIndex[S ~[]E, E any](s S, f func(i int, e E), opts ...Option) {
+	if f == nil {
+		panic("par: ForEachIndex: f is nil")
+	}
+	forRange("par.ForEachIndex", len(s), func(lo, hi int) {
+		for i, e := range s[lo:hi] {
+			f(lo+i, e)
+		}
+	}, opts)
+}
+
+// FilterIndex returns a new slice holding the elements s[i] for which
+// keep(i, s[i]) is true, in their order in s. keep runs in parallel; writes
+// made by keep happen before FilterIndex returns. As for Filter, each piece
+// of the range collects what it keeps in a slice of its own, and the pieces
+// are then copied into the result: the extra memory is about one copy of the
+// result. An empty result is an empty, non-nil slice.
+func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option) S {
+	if keep == nil {
+		panic("par: FilterIndex: keep is nil")
+	}
+	c := configure(opts)
+	if len(s) == 0 {
+		return S{}
+	}
+	l := run(&c, len(s), &body[chunks[E]]{
+		name: "par.FilterIndex",
+		leaf: func(lo, hi int) chunks[E] {
+			var kept []E
+			for i, e := range s[lo:hi] {
+				if keep(lo+i, e) {
+					kept = append(kept, e)
+				}
+			}
+			return oneChunk(kept)
+		},
+		combine: appendChunks[E],
+	})
+	return S(l.flatten())
+}

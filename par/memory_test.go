@@ -1,0 +1,154 @@
+package par_test
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"weak"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+)
+
+// Memory: what a fork allocates (nothing, with top-level functions, even after
+// panics) and what a call keeps reachable once it has returned (nothing).
+
+// TestJoin2DoesNotAllocatePerFork: with top-level functions nothing of a Join2
+// escapes to the heap and its task record comes from the worker's cache, so
+// fib(20), which forks 10,945 times, costs a few allocations per call.
+// Once caught: Join2 allocated on every fork.
+func TestJoin2DoesNotAllocatePerFork(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	var r int
+	allocs := testing.AllocsPerRun(20, func() {
+		par.Do(func(w *par.Worker) { r = fib(w, 20) }, par.OnPool(p))
+	})
+	assert.Equal(t, 6765, r)
+	assert.Less(t, allocs, 100.0, "fib(20) with Join2 made %.0f allocations for 10,945 forks", allocs)
+}
+
+// fibPanicAt forks like fib and panics in the leaf numbered at, counting
+// leaves in the order they run.
+func fibPanicAt(w *par.Worker, n int, at int64, leaves *atomic.Int64) int {
+	if n < 2 {
+		if leaves.Add(1) == at {
+			panic(fmt.Sprint("leaf ", at))
+		}
+		return n
+	}
+	x, y := par.Join2(w,
+		func(w *par.Worker, n int) int { return fibPanicAt(w, n, at, leaves) }, n-1,
+		func(w *par.Worker, n int) int { return fibPanicAt(w, n, at, leaves) }, n-2)
+	return x + y
+}
+
+// TestForkRecordsSurvivePanics: forks cut short by panics, in either half and
+// on thieves, give their records back: after more panics than a worker caches
+// records, a fork still costs no allocation.
+func TestForkRecordsSurvivePanics(t *testing.T) {
+	rounds := 600
+	if testing.Short() || raceEnabled {
+		rounds = 300
+	}
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			p := par.NewPool(par.Workers(workers))
+			defer p.Close()
+			for i := range rounds {
+				var leaves atomic.Int64
+				r := func() (r any) {
+					defer func() { r = recover() }()
+					par.Do(func(w *par.Worker) { fibPanicAt(w, 14, int64(1+i%377), &leaves) }, par.OnPool(p))
+					return nil
+				}()
+				require.NotNil(t, r, "round %d: the panic must reach the caller", i)
+			}
+			var r int
+			allocs := testing.AllocsPerRun(20, func() {
+				par.Do(func(w *par.Worker) { r = fib(w, 20) }, par.OnPool(p))
+			})
+			assert.Equal(t, 6765, r)
+			assert.Less(t, allocs, 100.0, "fib(20) made %.0f allocations for 10,945 forks after %d panics", allocs, rounds)
+		})
+	}
+}
+
+// TestPanickedCallReleasesItsData: once a call has returned, by a panic or
+// not, nothing of the library keeps what its functions reference reachable.
+// par.For, par.Do with Join2 and par.Join on a pool of one worker hold a 1 MiB
+// buffer and panic in their first element (For/thief: in an element that the
+// worker runs), or do not (the control); once the caller has dropped the
+// buffer, a GC frees it.
+// Once caught (by the soak of `go run ./bench -soak`): a fork ended by a panic left its record, and the data, in its deque slot.
+func TestPanickedCallReleasesItsData(t *testing.T) {
+	type buffer struct{ b [1 << 20]byte }
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	on := par.OnPool(p)
+	calls := map[string]func(buf *buffer, fail bool){
+		"For": func(buf *buffer, fail bool) {
+			par.For(64, func(i int) {
+				if i == 0 && fail {
+					panic("boom")
+				}
+				buf.b[i]++
+			}, on, par.WithGrain(1))
+		},
+		"For/thief": func(buf *buffer, fail bool) {
+			// The last element runs on the worker, since the caller waits in
+			// the first one until it has started, and panics there: the
+			// panic reaches the caller through the fork's Sync.
+			started := make(chan struct{})
+			par.For(64, func(i int) {
+				switch i {
+				case 0:
+					await(started)
+				case 63:
+					close(started)
+					if fail {
+						panic("boom")
+					}
+				}
+				buf.b[i]++
+			}, on, par.WithGrain(1))
+		},
+		"Join2": func(buf *buffer, fail bool) {
+			var rec func(w *par.Worker, n int) int
+			rec = func(w *par.Worker, n int) int {
+				if n == 0 {
+					if fail {
+						panic("boom")
+					}
+					return 0
+				}
+				a, _ := par.Join2(w, rec, n-1, func(*par.Worker, int) int { return int(buf.b[0]) }, n)
+				return a
+			}
+			par.Do(func(w *par.Worker) { rec(w, 8) }, on)
+		},
+		"Join": func(buf *buffer, fail bool) {
+			par.Join(func() {
+				if fail {
+					panic("boom")
+				}
+			}, func() { buf.b[1]++ }, on)
+		},
+	}
+	for name, call := range calls {
+		for _, fail := range []bool{false, true} {
+			t.Run(name+map[bool]string{false: "/returns", true: "/panics"}[fail], func(t *testing.T) {
+				buf := &buffer{}
+				wp := weak.Make(buf)
+				how, _ := runOn(func() { call(buf, fail) })
+				assert.Equal(t, map[bool]ending{false: returned, true: panicked}[fail], how)
+				buf = nil
+				runtime.GC()
+				runtime.GC()
+				assert.True(t, wp.Value() == nil, "the data of a call that has returned is still reachable")
+			})
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package par
+
+// Partition returns the elements of s for which pred is true in yes, and the
+// others in no, each in their order in s. pred runs in parallel, once per
+// element; writes made by pred happen before Partition returns. Each piece of
+// the range collects its two parts in slices of its own, which are then
+// copied into the results, so the extra memory is about one copy of s. Both
+// results are new slices, empty but not nil when nothing goes to them. A
+// panic in pred reaches the caller with its original value once the calls in
+// progress have returned; pieces not yet started are skipped.
+func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S) {
+	if pred == nil {
+		panic("par: Partition: pred is nil")
+	}
+	c := configure(opts)
+	if len(s) == 0 {
+		return S{}, S{}
+	}
+	p := run(&c, len(s), &body[parts[E]]{
+		name: "par.Partition",
+		leaf: func(lo, hi int) parts[E] {
+			var y, n []E
+			for _, e := range s[lo:hi] {
+				if pred(e) {
+					y = append(y, e)
+				} else {
+					n = append(n, e)
+				}
+			}
+			return parts[E]{oneChunk(y), oneChunk(n)}
+		},
+		combine: func(a, b parts[E]) parts[E] {
+			return parts[E]{appendChunks(a.yes, b.yes), appendChunks(a.no, b.no)}
+		},
+	})
+	return S(p.yes.flatten()), S(p.no.flatten())
+}
+
+// parts is what a piece of Partition's range keeps, in two ordered lists.
+type parts[E any] struct{ yes, no chunks[E] }
+
+// Unzip returns two new slices a and b of len(s), where a[i], b[i] = f(s[i])
+// for every index i of s: one pass of f fills both, as a map to pairs
+// followed by an unzip would, without the slice of pairs. f runs in parallel;
+// writes made by f happen before Unzip returns. A panic in f reaches the
+// caller as for Map. Besides the results, a call allocates a few small
+// records per worker at most.
+func Unzip[S ~[]E, E, A, B any](s S, f func(E) (A, B), opts ...Option) ([]A, []B) {
+	if f == nil {
+		panic("par: Unzip: f is nil")
+	}
+	as, bs := make([]A, len(s)), make([]B, len(s))
+	forRange("par.Unzip", len(s), func(lo, hi int) {
+		src, da, db := s[lo:hi], as[lo:hi], bs[lo:hi] // locals, as in Map
+		da, db = da[:len(src)], db[:len(src)]
+		for i, e := range src {
+			da[i], db[i] = f(e)
+		}
+	}, opts)
+	return as, bs
+}

@@ -1,0 +1,394 @@
+package pipe
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/weftgo/weft/par"
+)
+
+// Source positions.
+//
+// The index that MapIndex, FilterIndex, ForEachIndex, IndexFunc and
+// LastIndexFunc give is the item's position in the pipe's source: the index
+// in the slice of From, Zip or Chunks, whatever Filter, Map or FlatMap stages
+// stand between the source and the call. After Filter, an item keeps the
+// position it had in the source; after FlatMap, every item made from x has
+// x's position. Take, Skip, StepBy, Rev, TakeWhile and SkipWhile make a new
+// view of their pipe, and positions after them are positions in that view:
+// Skip(3) then MapIndex counts from 0, as Rayon's skip(3).enumerate() does.
+//
+// Positions travel only where they are asked for. In a one-to-one pipe (no
+// stage that drops or adds items) the k-th item of a call feed(lo, hi) is at
+// position lo+k, so a counter gives the positions at no cost. Past a Filter
+// or FlatMap that no longer holds, and each stage keeps, beside its feeder, a
+// recipe (Pipe.openPos) for a second feeder that hands over the position of
+// every item with the item. The recipe is only followed when a stage that
+// needs positions opens the pipe for a terminal; a pipe that never asks for
+// them builds no position buffer and runs exactly as without this mechanism.
+// The cost when asked for: one int per item written and read, in a buffer of
+// `batch` ints per stage and piece.
+//
+// Rejected: carrying the positions in every batch always (a cost for every
+// pipe, used by few), and a position per item inside the item (an Enumerate
+// stage yielding pairs: a tuple type in every user's signature, and no way
+// for Filter to keep the pair without knowing it).
+
+// A posFeeder is a feeder that also hands over the source position of every
+// item: pos[k] is the position of xs[k], and len(pos) == len(xs) <= batch.
+type posFeeder[T any] func(lo, hi int, sink func(pos []int, xs []T))
+
+// positions returns the recipe for p's positional feeder, or nil if the
+// positions of p's items are not known (a stage or source that does not keep
+// them).
+func (p Pipe[T]) positions() func() posFeeder[T] {
+	if p.openPos != nil {
+		return p.openPos
+	}
+	if !p.oneToOne {
+		return nil
+	}
+	return func() posFeeder[T] {
+		up := p.open()
+		pos := make([]int, batch)
+		var sink func([]int, []T)
+		at := 0
+		each := func(xs []T) {
+			ps := pos[:len(xs)]
+			for k := range ps {
+				ps[k] = at + k
+			}
+			at += len(xs)
+			sink(ps, xs)
+		}
+		return func(lo, hi int, s func([]int, []T)) {
+			sink, at = s, lo
+			up(lo, hi, each)
+		}
+	}
+}
+
+// mustPositions is positions for a call named name that cannot do without
+// them.
+func (p Pipe[T]) mustPositions(name string) func() posFeeder[T] {
+	open := p.positions()
+	if open == nil && p.n > 0 {
+		panic(fmt.Sprintf("pipe: %s: the source positions of the pipe's items are not known: a stage or source that does not keep them is among its stages", name))
+	}
+	if open == nil { // an empty pipe: nothing to feed
+		return func() posFeeder[T] { return func(int, int, func([]int, []T)) {} }
+	}
+	return open
+}
+
+// liftPos returns the recipe for the positional feeder of a stage over p that
+// is not one-to-one or whose input is not: the stage's step, made once per
+// feeder by mk, turns a batch with its positions into zero or more batches
+// for sink. It returns nil when p's positions are not known, or when p is
+// one-to-one and the stage keeps that (keepsOneToOne), since the stage's own
+// positions are then derived from its feeder.
+func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() func(pos []int, xs []T, sink func([]int, []R))) func() posFeeder[R] {
+	if keepsOneToOne && p.oneToOne {
+		return nil
+	}
+	up := p.positions()
+	if up == nil {
+		return nil
+	}
+	return func() posFeeder[R] {
+		feed := up()
+		step := mk()
+		var sink func([]int, []R)
+		each := func(pos []int, xs []T) { step(pos, xs, sink) }
+		return func(lo, hi int, s func([]int, []R)) {
+			sink = s
+			feed(lo, hi, each)
+		}
+	}
+}
+
+// mapPos is the positional recipe of Map.
+func mapPos[T, R any](p Pipe[T], f func(T) R) func() posFeeder[R] {
+	return liftPos(p, true, func() func([]int, []T, func([]int, []R)) {
+		buf := make([]R, batch)
+		return func(pos []int, xs []T, sink func([]int, []R)) {
+			out := buf[:len(xs)]
+			for i, x := range xs {
+				out[i] = f(x)
+			}
+			sink(pos, out)
+		}
+	})
+}
+
+// filterPos is the positional recipe of Filter.
+func filterPos[T any](p Pipe[T], keep func(T) bool) func() posFeeder[T] {
+	return liftPos(p, false, func() func([]int, []T, func([]int, []T)) {
+		buf := make([]T, batch)
+		pbuf := make([]int, batch)
+		return func(pos []int, xs []T, sink func([]int, []T)) {
+			m := 0
+			for i, x := range xs {
+				if keep(x) {
+					buf[m], pbuf[m] = x, pos[i]
+					m++
+				}
+			}
+			sink(pbuf[:m], buf[:m])
+		}
+	})
+}
+
+// inspectPos is the positional recipe of Inspect.
+func inspectPos[T any](p Pipe[T], f func(T)) func() posFeeder[T] {
+	return liftPos(p, true, func() func([]int, []T, func([]int, []T)) {
+		return func(pos []int, xs []T, sink func([]int, []T)) {
+			for _, x := range xs {
+				f(x)
+			}
+			sink(pos, xs)
+		}
+	})
+}
+
+// MapIndex returns the pipeline of f(i, x) for every item x of p, in order,
+// where i is x's position in p's source (see the package's notes on
+// positions): after a Filter, still the position in the source slice. f runs
+// in parallel; writes made by f happen before the terminal returns.
+//
+// On a one-to-one pipe the position is a counter and costs nothing; after a
+// Filter or FlatMap it costs one int per item through each stage from the
+// last one-to-one point on. It panics if p's positions are not known (a
+// stage from outside this file's family that drops them).
+func MapIndex[T, R any](p Pipe[T], f func(i int, x T) R) Pipe[R] {
+	if f == nil {
+		panic("pipe: MapIndex: f is nil")
+	}
+	if p.oneToOne {
+		return Pipe[R]{n: p.n, oneToOne: true, open: func() feeder[R] {
+			up := p.open()
+			buf := make([]R, batch)
+			var sink func([]R)
+			at := 0
+			each := func(xs []T) {
+				out := buf[:len(xs)]
+				for k, x := range xs {
+					out[k] = f(at+k, x)
+				}
+				at += len(xs)
+				sink(out)
+			}
+			return func(lo, hi int, s func([]R)) {
+				sink, at = s, lo
+				up(lo, hi, each)
+			}
+		}}
+	}
+	up := p.mustPositions("MapIndex")
+	step := func() func([]int, []T, func([]int, []R)) {
+		buf := make([]R, batch)
+		return func(pos []int, xs []T, sink func([]int, []R)) {
+			out := buf[:len(xs)]
+			for k, x := range xs {
+				out[k] = f(pos[k], x)
+			}
+			sink(pos, out)
+		}
+	}
+	return Pipe[R]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}
+}
+
+// dropPos makes the plain feeder of a stage that needs the positions of its
+// input but whose output's positions nobody asked for.
+func dropPos[T, R any](up func() posFeeder[T], mk func() func([]int, []T, func([]int, []R))) func() feeder[R] {
+	return func() feeder[R] {
+		feed := up()
+		step := mk()
+		var sink func([]R)
+		fwd := func(_ []int, xs []R) { sink(xs) }
+		each := func(pos []int, xs []T) { step(pos, xs, fwd) }
+		return func(lo, hi int, s func([]R)) {
+			sink = s
+			feed(lo, hi, each)
+		}
+	}
+}
+
+// FilterIndex returns the pipeline of the items x of p for which keep(i, x)
+// is true, in order, where i is x's position in p's source. The items keep
+// their positions, so a MapIndex after it still sees source positions. It
+// panics if p's positions are not known.
+func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
+	if keep == nil {
+		panic("pipe: FilterIndex: keep is nil")
+	}
+	up := p.mustPositions("FilterIndex")
+	step := func() func([]int, []T, func([]int, []T)) {
+		buf := make([]T, batch)
+		pbuf := make([]int, batch)
+		return func(pos []int, xs []T, sink func([]int, []T)) {
+			m := 0
+			for k, x := range xs {
+				if keep(pos[k], x) {
+					buf[m], pbuf[m] = x, pos[k]
+					m++
+				}
+			}
+			sink(pbuf[:m], buf[:m])
+		}
+	}
+	return Pipe[T]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}
+}
+
+// ForEachIndex calls f(i, x) on every item x of p, where i is x's position in
+// p's source, in parallel, and returns when every call has returned. It
+// panics if p's positions are not known.
+func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
+	if f == nil {
+		panic("pipe: ForEachIndex: f is nil")
+	}
+	open := p.mustPositions("ForEachIndex")
+	par.ForRange(p.n, func(lo, hi int) {
+		open()(lo, hi, func(pos []int, xs []T) {
+			for k, x := range xs {
+				f(pos[k], x)
+			}
+		})
+	}, opts...)
+}
+
+// IndexFunc returns the source position of the first item of p, in order,
+// for which pred is true, or -1 if there is none. Pieces after a match stop
+// within a batch of 256 positions and pieces not yet started are skipped, as
+// in Find. It panics if p's positions are not known.
+func (p Pipe[T]) IndexFunc(pred func(T) bool, opts ...par.Option) int {
+	if pred == nil {
+		panic("pipe: IndexFunc: pred is nil")
+	}
+	i, _ := findFirst(p, pred, "IndexFunc", opts)
+	return i
+}
+
+// LastIndexFunc returns the source position of the last item of p, in
+// order, for which pred is true, or -1 if there is none. It is Find run from
+// the end: the range is cut from its end, each piece looks at its batches
+// from the last one back, and a piece stops once a match at a later position
+// is known. It panics if p's positions are not known.
+func (p Pipe[T]) LastIndexFunc(pred func(T) bool, opts ...par.Option) int {
+	if pred == nil {
+		panic("pipe: LastIndexFunc: pred is nil")
+	}
+	i, _ := findLast(p, pred, "LastIndexFunc", opts)
+	return i
+}
+
+// FindLast returns the last item of p, in order, for which pred is true, and
+// true; or the zero value and false. It stops early as LastIndexFunc does.
+func (p Pipe[T]) FindLast(pred func(T) bool, opts ...par.Option) (T, bool) {
+	if pred == nil {
+		panic("pipe: FindLast: pred is nil")
+	}
+	i, x := findLast(p, pred, "FindLast", opts)
+	return x, i >= 0
+}
+
+// hit is a match of a find: the item and its source position.
+type hit[T any] struct {
+	pos int
+	x   T
+}
+
+// findFirst returns the position and value of the first item of p with pred,
+// or -1 and the zero value.
+func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) (int, T) {
+	open := p.mustPositions(name)
+	var best atomic.Int64 // least matching position so far; every CAS happens before ReduceRange returns
+	best.Store(math.MaxInt64)
+	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+		feed := open()
+		for a := lo; a < hi; a = min(hi, (a/batch+1)*batch) {
+			if int64(a) > best.Load() { // an earlier match settles it
+				return nil
+			}
+			var h *hit[T]
+			feed(a, min(hi, (a/batch+1)*batch), func(pos []int, xs []T) {
+				for k, x := range xs {
+					if h == nil && pred(x) {
+						h = &hit[T]{pos[k], x}
+					}
+				}
+			})
+			if h != nil {
+				for {
+					cur := best.Load()
+					if int64(h.pos) >= cur || best.CompareAndSwap(cur, int64(h.pos)) {
+						break
+					}
+				}
+				return h
+			}
+		}
+		return nil
+	}, func(l, r *hit[T]) *hit[T] {
+		if l != nil {
+			return l
+		}
+		return r
+	}, opts...)
+	if found == nil {
+		var zero T
+		return -1, zero
+	}
+	return found.pos, found.x
+}
+
+// findLast returns the position and value of the last item of p with pred,
+// or -1 and the zero value.
+func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) (int, T) {
+	open := p.mustPositions(name)
+	var best atomic.Int64 // greatest matching position so far; every CAS happens before ReduceRange returns
+	best.Store(-1)
+	// The pieces are cut from the mirrored range, so that the timed prefix
+	// and the left-first order of the bridge start from the end, where the
+	// answer is looked for first.
+	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
+		feed := open()
+		lo, hi := p.n-mhi, p.n-mlo
+		for b := hi; b > lo; {
+			a := max(lo, (b-1)/batch*batch)
+			if int64(b) <= best.Load() { // a later match settles it
+				return nil
+			}
+			var h *hit[T]
+			feed(a, b, func(pos []int, xs []T) {
+				for k, x := range xs {
+					if pred(x) {
+						h = &hit[T]{pos[k], x}
+					}
+				}
+			})
+			if h != nil {
+				for {
+					cur := best.Load()
+					if int64(h.pos) <= cur || best.CompareAndSwap(cur, int64(h.pos)) {
+						break
+					}
+				}
+				return h
+			}
+			b = a
+		}
+		return nil
+	}, func(l, r *hit[T]) *hit[T] { // l holds the later positions
+		if l != nil {
+			return l
+		}
+		return r
+	}, opts...)
+	if found == nil {
+		var zero T
+		return -1, zero
+	}
+	return found.pos, found.x
+}

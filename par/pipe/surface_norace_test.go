@@ -1,0 +1,5 @@
+//go:build !race
+
+package pipe_test
+
+const underRace = false

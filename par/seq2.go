@@ -1,0 +1,91 @@
+package par
+
+import (
+	"iter"
+	"unsafe"
+)
+
+// The ...Seq2 functions take an iter.Seq2, such as maps.All(m) or
+// slices.All(s), and run on the engine of the ...Seq functions (seqrun.go):
+// each pair is pulled on the caller into a small struct, and batches of those
+// go to the pool. Everything said of the ...Seq functions holds for them:
+// the sequence is pulled only by the caller, at most 2×workers+1 batches are
+// held at once, results come in the order of the sequence, and every call of
+// f happens before the pass returns. Each function is the adaptor of its
+// ...Seq form, with the pair unpacked where f is called: working alone on
+// the caller, a pair costs one call more than an element of the ...Seq form
+// (the iter.Seq2 yields into the adaptor that makes the pair); in a batch,
+// one call more as well (the engine calls f through a function of the pair).
+// A pass also allocates two records more (the adaptor, and the function of
+// the pair). Over 1000 ints, medians of MapSeq2 were 5.2 to 6.0 µs against
+// MapSeq's 4.2 to 4.9 µs in two runs of
+// go test ./par -run '^$' -bench Seq2Cost -benchmem -count 6 on a loaded
+// machine.
+
+// pair is one element of an iter.Seq2 while it waits in a batch.
+type pair[K, V any] struct {
+	k K
+	v V
+}
+
+// pairs returns seq as a sequence of pairs.
+func pairs[K, V any](seq iter.Seq2[K, V]) iter.Seq[pair[K, V]] {
+	return func(yield func(pair[K, V]) bool) {
+		seq(func(k K, v V) bool { return yield(pair[K, V]{k, v}) })
+	}
+}
+
+// ForEachSeq2 calls f(k, v) for every pair of seq, in parallel on batches of
+// seq as ForEachSeq does, and returns when every call has returned; writes
+// made by f happen before it returns. The order of the calls is not
+// specified. A panic in f reaches the caller with its original value once the
+// calls in progress have returned.
+func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
+	if seq == nil {
+		panic("par: ForEachSeq2: seq is nil")
+	}
+	if f == nil {
+		panic("par: ForEachSeq2: f is nil")
+	}
+	m := &forEachSeq[pair[K, V]]{f: func(p pair[K, V]) { f(p.k, p.v) }}
+	m.init(configure(opts), m, seqShape{})
+	m.run(pairs(seq), func(p pair[K, V]) bool {
+		if !m.alone {
+			return m.push(p)
+		}
+		f(p.k, p.v)
+		return m.tick()
+	})
+}
+
+// MapSeq2 returns a sequence of f(k, v) for every pair of seq, in the order
+// of seq. f runs as in MapSeq: on the caller as each pair comes or, when f
+// costs enough for the pool to pay, in parallel on batches whose results are
+// then yielded together. Nothing happens until the result is ranged over;
+// each range pulls seq anew. If the loop stops early, seq is pulled no
+// further and the batches in flight are abandoned: those not started are
+// dropped, those running are waited for. A panic in f reaches the loop with
+// its original value.
+func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) iter.Seq[R] {
+	if seq == nil {
+		panic("par: MapSeq2: seq is nil")
+	}
+	if f == nil {
+		panic("par: MapSeq2: f is nil")
+	}
+	c := configure(opts)
+	return func(yield func(R) bool) {
+		m := &mapSeq[pair[K, V], R]{f: func(p pair[K, V]) R { return f(p.k, p.v) }, yield: yield}
+		var zero R
+		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
+		m.run(pairs(seq), func(p pair[K, V]) bool {
+			if !m.alone {
+				return m.push(p)
+			}
+			if !yield(f(p.k, p.v)) {
+				return m.stop()
+			}
+			return m.tick()
+		})
+	}
+}

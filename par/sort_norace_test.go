@@ -1,5 +1,0 @@
-//go:build !race
-
-package par_test
-
-const raceBuild = false
