@@ -45,11 +45,11 @@ func runOnce(im impl) string {
 func TestImplementationsAgree(t *testing.T) {
 	s := testSuite(t, 3)
 	small := map[string]int{"W1": 3000, "W2": 3000, "W3": 1000, "W4": 16, "W4c": 23, "W5": 3000,
-		"W6": 20_000, "W7": 3000, "W8s": 2000, "W8m": 1000}
+		"W6": 20_000, "W7": 3000, "W8s": 2000, "W8m": 1000, "W9": 3000, "W10": 3000}
 	large := map[string]int{"W1": 2_000_000, "W2": 100_000, "W3": 5000, "W4": 24, "W4c": 27, "W5": 100_000,
-		"W6": 200_000, "W7": 100_000}
+		"W6": 200_000, "W7": 100_000, "W9": 1_000_000, "W10": 1_000_000}
 	if testing.Short() {
-		large = map[string]int{"W2": 50_000, "W4": 20, "W6": 50_000}
+		large = map[string]int{"W2": 50_000, "W4": 20, "W6": 50_000, "W9": 200_000, "W10": 200_000}
 	}
 	for _, sizes := range []map[string]int{small, large} {
 		for _, w := range allWorkloads() {
@@ -81,7 +81,7 @@ func TestImplementationsAgree(t *testing.T) {
 // DESIGN.md's reference checksums where the full size is fast to run.
 func TestFullSizeReferences(t *testing.T) {
 	s := testSuite(t, 2)
-	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true}
+	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true, "W9": true, "W10": true}
 	if testing.Short() {
 		ids = map[string]bool{"W1": true, "W2": true}
 	}
@@ -150,8 +150,13 @@ func TestSelect(t *testing.T) {
 		ids = append(ids, w.id)
 	}
 	assert.Equal(t, []string{"W4", "W4c", "W8s", "W8m"}, ids)
-	_, err = selectWorkloads("W9")
+	_, err = selectWorkloads("W11")
 	assert.Error(t, err)
+	ws, err = selectWorkloads("w9,W10")
+	require.NoError(t, err)
+	require.Len(t, ws, 2)
+	assert.Equal(t, "W9", ws[0].id)
+	assert.Equal(t, "W10", ws[1].id)
 	sts, err := selectStrategies("conc,static")
 	require.NoError(t, err)
 	require.Len(t, sts, 2)

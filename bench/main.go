@@ -1,4 +1,4 @@
-// Command bench runs DESIGN.md's workloads W1..W8 sequentially, with weft,
+// Command bench runs DESIGN.md's workloads W1..W10 sequentially, with weft,
 // and with the other ways Go programs run them in parallel, and reports the
 // median times, speedups, checksums and weft's per-worker utilization.
 //
@@ -55,7 +55,7 @@ type flags struct {
 func parseFlags(args []string) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m; W4 and W8 select both parts)")
+	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m,W9,W10; W4 and W8 select both parts)")
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
 	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
 	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
@@ -241,7 +241,7 @@ func run(f *flags) (int, error) {
 			n = v
 		}
 		sizes[w.id] = n
-		if !w.perCall && w.id != "W4" && w.id != "W4c" {
+		if !w.perCall && !w.ownInput && w.id != "W4" && w.id != "W4c" {
 			maxN = max(maxN, n)
 		}
 	}
@@ -283,6 +283,10 @@ func run(f *flags) (int, error) {
 		}
 		wr.Results = m.measureAll(label, w.perCall, impls, probes)
 		rep.Errors = append(rep.Errors, wr.finish()...)
+		if w.notes != nil {
+			prog.show("%s: notes", label)
+			wr.Notes = w.notes(s, n, m, wr)
+		}
 		rep.Workloads = append(rep.Workloads, wr)
 	}
 	var sums []*workload

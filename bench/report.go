@@ -48,6 +48,7 @@ type wlReport struct {
 	Ref      string    `json:"reference,omitempty"`
 	RefOK    *bool     `json:"reference_ok,omitempty"` // nil: not checked (not at full size)
 	Results  []*result `json:"results"`
+	Notes    []string  `json:"notes,omitempty"` // what else the workload measured (W10's bandwidth)
 }
 
 // faster is a competitor that beat weft on a workload.
@@ -275,6 +276,9 @@ func writeText(out io.Writer, r *report) {
 		}
 		for _, why := range order {
 			p("  not run: %s: %s\n", strings.Join(skips[why], ", "), why)
+		}
+		for _, n := range w.Notes {
+			p("  %s\n", n)
 		}
 		if wf := w.result("weft"); wf != nil && wf.Util != nil {
 			u := wf.Util

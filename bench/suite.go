@@ -38,6 +38,12 @@ type workload struct {
 	probe func(n int) []int
 	// build makes the implementations at size n.
 	build func(s *suite, n int) []impl
+	// ownInput: the workload makes its own input and does not need the
+	// shared [0, n) of env.
+	ownInput bool
+	// notes, if set, measures what else the workload's report needs, after
+	// its implementations ran, and returns it as lines of text.
+	notes func(s *suite, n int, m *measurer, w *wlReport) []string
 }
 
 // suite is one run of the benchmark: the weft pool, the competitors chosen,
@@ -47,6 +53,7 @@ type suite struct {
 	pool       *par.Pool
 	opts       []par.Option // OnPool(pool)
 	strategies []*strategy
+	w10        *w10Data // W10's input and buffer, from its build to its notes
 }
 
 // resultImpl makes an implementation whose run computes a value and whose
@@ -323,6 +330,20 @@ func allWorkloads() []*workload {
 			fullN: 1_000, quickN: 1_000, perCall: true,
 			size: count, units: linear, probe: func(int) []int { return nil },
 			build: func(s *suite, n int) []impl { return s.smallMapImpls(n) },
+		},
+		{
+			id: "W9", name: "word count", def: "the words of DESIGN.md's generated text of n bytes, counted per word",
+			fullN: 50_000_000, quickN: 10_000_000, ref: "50000012 bytes, 10157933 words, 48180 distinct, sum of squared counts 3723960109",
+			size:  func(n int) string { return commas(n) + " bytes" },
+			units: linear, probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.wordCountImpls(n) },
+		},
+		{
+			id: "W10", name: "prefix sum", def: "the inclusive scan of n int64 (xorshift64* >> 40), in place",
+			fullN: 50_000_000, quickN: 10_000_000, ref: "last 419410896261424, sum 7616162781765827082",
+			size: count, units: linear, probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.prefixSumImpls(n) },
+			notes: func(s *suite, n int, m *measurer, w *wlReport) []string { return s.prefixSumNotes(n, m, w) },
 		},
 	}
 }

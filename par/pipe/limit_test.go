@@ -145,7 +145,7 @@ func TestLimitBadInput(t *testing.T) {
 	require.Equal(t, "pipe: StepBy: k = -2, want k >= 1", recovered(t, func() { p.StepBy(-2) }))
 	require.Equal(t, "pipe: TakeWhile: pred is nil", recovered(t, func() { p.TakeWhile(nil) }))
 	require.Equal(t, "pipe: SkipWhile: pred is nil", recovered(t, func() { p.SkipWhile(nil) }))
-	require.Equal(t, "pipe: TakeWhile: opts[0] is a zero Option: build options with OnPool, WithGrain or WithMinLen",
+	require.Equal(t, "pipe: TakeWhile: opts[0] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels",
 		recovered(t, func() { p.TakeWhile(func(int) bool { return true }, par.Option{}) }))
 	// The largest step does not overflow.
 	require.Equal(t, []int{0}, p.StepBy(int(^uint(0)>>1)).Collect())

@@ -1,0 +1,160 @@
+package pipe
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/weftgo/weft/par"
+)
+
+// groupLeavesPerCore is about how many pieces per core GroupBy cuts its range
+// into at most, as par.GroupBy does: each piece's map costs a merge about as
+// dear as building it when keys repeat rarely, so GroupBy wants few, long
+// pieces.
+const groupLeavesPerCore = 8
+
+// groupOpts returns opts preceded by a minimum piece length of about
+// n/(8*GOMAXPROCS) positions, which a WithMinLen or WithGrain of the call's
+// own, coming later, overrides. It checks opts first, so that a bad option's
+// message gives its index in the caller's opts.
+func groupOpts(n int, opts []par.Option) []par.Option {
+	checkOpts(opts)
+	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
+	return append([]par.Option{par.WithMinLen(max(1, (n+parts-1)/parts))}, opts...)
+}
+
+// CountBy returns how many items of p have each key: the result maps key(x)
+// to the number of items x with that key, and holds no other key (an empty,
+// non-nil map if there are none). It is par.CountBy at the end of a fused
+// pipeline: each piece of the range runs the stages and counts into a map
+// that no other piece is using at the time (taken from the call's spare
+// maps, or made), so a call makes about one map per participant; the maps are
+// merged at the end on the calling goroutine, each into the largest. key runs
+// in parallel, once per item.
+func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K]int {
+	if key == nil {
+		panic("pipe: CountBy: key is nil")
+	}
+	var mu sync.Mutex
+	var spare []map[K]int // guarded by mu
+	par.ForRange(p.n, func(lo, hi int) {
+		mu.Lock()
+		var m map[K]int
+		if k := len(spare); k > 0 {
+			m, spare = spare[k-1], spare[:k-1]
+		} else {
+			m = map[K]int{}
+		}
+		mu.Unlock()
+		defer func() { // after a panic too: the call's result is dropped anyway
+			mu.Lock()
+			spare = append(spare, m)
+			mu.Unlock()
+		}()
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				m[key(x)]++
+			}
+		})
+	}, opts...)
+	if len(spare) == 0 {
+		return map[K]int{}
+	}
+	big := 0
+	for i, m := range spare {
+		if len(m) > len(spare[big]) {
+			big = i
+		}
+	}
+	out := spare[big]
+	for i, m := range spare {
+		if i != big {
+			for k, n := range m {
+				out[k] += n
+			}
+		}
+	}
+	return out
+}
+
+// GroupBy returns the items of p grouped by key: the result maps key(x) to
+// the items x with that key, in the pipeline's order, and holds no other key
+// (an empty, non-nil map if there are none). The result is the same on every
+// run, whatever the number of workers. It is par.GroupBy at the end of a
+// fused pipeline, with the same costs: each piece groups into a map of its
+// own, the maps are merged in a tree (each group a list of the pieces'
+// slices, joined in order in O(1)), and the groups are then copied into one
+// slice each on the calling goroutine. Unless the call gives WithMinLen or
+// WithGrain, no piece is shorter than Len()/(8*GOMAXPROCS) positions, which
+// bounds the number of maps.
+func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K][]T {
+	if key == nil {
+		panic("pipe: GroupBy: key is nil")
+	}
+	gs := par.ReduceRange(p.n, map[K]*group[T]{}, func(lo, hi int) map[K]*group[T] {
+		m := map[K]*group[T]{}
+		p.open()(lo, hi, func(xs []T) {
+			for _, x := range xs {
+				k := key(x)
+				g := m[k]
+				if g == nil {
+					g = &group[T]{}
+					g.head, g.tail = &g.first, &g.first
+					m[k] = g
+				}
+				g.tail.items = append(g.tail.items, x)
+				g.n++
+			}
+		})
+		return m
+	}, mergeGroups[K, T], groupOpts(p.n, opts)...)
+	out := make(map[K][]T, len(gs))
+	for k, g := range gs {
+		if g.head == g.tail {
+			out[k] = g.head.items
+			continue
+		}
+		items := make([]T, 0, g.n)
+		for c := g.head; c != nil; c = c.next {
+			items = append(items, c.items...)
+		}
+		out[k] = items
+	}
+	return out
+}
+
+// group is the items of one key, as a list of slices in order: one per piece
+// of the range that met the key.
+type group[T any] struct {
+	first      chunk[T] // the list's first chunk, spared an allocation
+	head, tail *chunk[T]
+	n          int
+}
+
+// mergeGroups merges the groups of two adjacent pieces, a before b, by moving
+// the entries of the smaller map into the larger one, and returns it; a key
+// of both gets a's items before b's.
+func mergeGroups[K comparable, T any](a, b map[K]*group[T]) map[K]*group[T] {
+	join := func(l, r *group[T]) {
+		l.tail.next = r.head
+		l.tail = r.tail
+		l.n += r.n
+	}
+	if len(a) >= len(b) {
+		for k, gb := range b {
+			if ga := a[k]; ga != nil {
+				join(ga, gb)
+			} else {
+				a[k] = gb
+			}
+		}
+		return a
+	}
+	for k, ga := range a {
+		if gb := b[k]; gb != nil {
+			join(ga, gb)
+		}
+		b[k] = ga
+	}
+	return b
+}

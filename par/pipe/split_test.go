@@ -1,0 +1,189 @@
+package pipe_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/par/pipe"
+)
+
+// textSizes are the lengths in bytes of the texts cut: the sizes of the
+// other tests, and a million bytes unless -short.
+func textSizes() []int {
+	if testing.Short() {
+		return sizes
+	}
+	return append(sizes, 1_000_000)
+}
+
+// randText returns n bytes drawn from alphabet, which holds the separators
+// and white space the sources cut on at some density.
+func randText(n int, seed uint64, alphabet string) string {
+	r := rand.New(rand.NewPCG(seed, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// The sequential oracles: what the standard library gives.
+
+func linesOracle(s string) []string {
+	out := []string{}
+	for l := range strings.Lines(s) {
+		out = append(out, strings.TrimSuffix(l, "\n"))
+	}
+	return out
+}
+
+func isASCIISpace(r rune) bool { return r < 0x80 && strings.ContainsRune("\t\n\v\f\r ", r) }
+
+func fieldsOracle(s string) []string {
+	out := strings.FieldsFunc(s, isASCIISpace)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// bytesOf converts pieces of a byte slice to strings, to compare them with
+// the oracle, and checks that each non-empty piece is a subslice of s whose
+// capacity is clipped.
+func bytesOf(t *testing.T, s []byte, pieces [][]byte) []string {
+	t.Helper()
+	out := make([]string, len(pieces))
+	for i, p := range pieces {
+		if len(p) > 0 {
+			off := uintptr(unsafe.Pointer(&p[0])) - uintptr(unsafe.Pointer(&s[0]))
+			if off >= uintptr(len(s)) {
+				t.Fatalf("piece %d is not in the input", i)
+			}
+			if cap(p) != len(p) {
+				t.Fatalf("piece %d: capacity %d, want its length %d", i, cap(p), len(p))
+			}
+		}
+		out[i] = string(p)
+	}
+	return out
+}
+
+// alphabets are the byte sets of the random texts: sparse separators, dense
+// ones, and runs of them.
+var alphabets = []string{"abcdefghijklmnopqrstuvwxyz\n, ", "a\n,\n, ", "\n\n\n\n,,  \t\rx"}
+
+func TestSplitLinesFieldsAgainstStrings(t *testing.T) {
+	all := pools(t)
+	for _, n := range textSizes() {
+		for ai, alphabet := range alphabets {
+			s := randText(n, uint64(n)*7+uint64(ai), alphabet)
+			b := []byte(s)
+			wantSplit, wantLines, wantFields := strings.Split(s, ","), linesOracle(s), fieldsOracle(s)
+			total := 0
+			for _, l := range wantLines {
+				total += len(l)
+			}
+			for name, opts := range all {
+				if n > 1000 && strings.Contains(name, "grain") {
+					continue // a grain of 7 bytes opens a feeder per 7 bytes: the small sizes cover it
+				}
+				t.Run(fmt.Sprintf("%s/n=%d/alphabet%d", name, n, ai), func(t *testing.T) {
+					split := pipe.Split(s, ',')
+					require.Equal(t, n+1, split.Len())
+					require.Equal(t, wantSplit, split.Collect(opts...), "Split")
+					require.Equal(t, wantSplit, bytesOf(t, b, pipe.Split(b, ',').Collect(opts...)), "Split of bytes")
+					if n <= 1000 {
+						require.Equal(t, bytes.Split(b, []byte(",")), pipe.Split(b, ',').Collect(opts...), "Split of bytes")
+					}
+					require.Equal(t, len(wantSplit), split.Count(opts...))
+
+					lines := pipe.Lines(s)
+					require.Equal(t, n, lines.Len())
+					require.Equal(t, wantLines, lines.Collect(opts...), "Lines")
+					require.Equal(t, wantLines, bytesOf(t, b, pipe.Lines(b).Collect(opts...)), "Lines of bytes")
+
+					fields := pipe.Fields(s)
+					require.Equal(t, n, fields.Len())
+					require.Equal(t, wantFields, fields.Collect(opts...), "Fields")
+					require.Equal(t, wantFields, bytesOf(t, b, pipe.Fields(b).Collect(opts...)), "Fields of bytes")
+
+					// Through a stage, and a terminal that feeds its own pieces.
+					lens := pipe.Map(pipe.Lines(s), func(l string) int { return len(l) })
+					require.Equal(t, total, pipe.Sum(lens, opts...))
+					if len(wantLines) > 0 {
+						last := wantLines[len(wantLines)-1]
+						got, ok := pipe.Lines(s).Find(func(l string) bool { return l == last }, opts...)
+						require.True(t, ok)
+						require.Equal(t, last, got)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestSplitEdges pins the position semantics on small cases, and that the
+// pieces share the memory of the input.
+func TestSplitEdges(t *testing.T) {
+	cases := []struct {
+		s                    string
+		split, lines, fields []string
+	}{
+		{"", []string{""}, []string{}, []string{}},
+		{",", []string{"", ""}, []string{","}, []string{","}},
+		{"\n", []string{"\n"}, []string{""}, []string{}},
+		{"a\n", []string{"a\n"}, []string{"a"}, []string{"a"}},
+		{"a\n\n", []string{"a\n\n"}, []string{"a", ""}, []string{"a"}},
+		{"a\r\nb", []string{"a\r\nb"}, []string{"a\r", "b"}, []string{"a", "b"}},
+		{",a,,b,", []string{"", "a", "", "b", ""}, []string{",a,,b,"}, []string{",a,,b,"}},
+		{"  x  y\t", []string{"  x  y\t"}, []string{"  x  y\t"}, []string{"x", "y"}},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.split, pipe.Split(c.s, ',').Collect(par.WithGrain(1)), "Split(%q)", c.s)
+		require.Equal(t, c.lines, pipe.Lines(c.s).Collect(par.WithGrain(1)), "Lines(%q)", c.s)
+		require.Equal(t, c.fields, pipe.Fields(c.s).Collect(par.WithGrain(1)), "Fields(%q)", c.s)
+	}
+	b := []byte("ab\ncd")
+	lines := pipe.Lines(b).Collect()
+	require.Len(t, lines, 2)
+	b[3] = 'X'
+	require.Equal(t, "Xd", string(lines[1]), "a line shares the memory of the input")
+	lines[0] = append(lines[0], '!')
+	require.Equal(t, "ab\nXd", string(b), "appending to a line leaves the input alone")
+
+	type text string
+	require.Equal(t, []text{"a", "b"}, pipe.Lines(text("a\nb\n")).Collect())
+}
+
+// TestSplitNestedAndStagePanics cuts texts inside the elements of another
+// call, and checks that a panic in a stage after a text source reaches the
+// caller with its value.
+func TestSplitNestedAndStagePanics(t *testing.T) {
+	s := randText(20_000, 9, alphabets[0])
+	want := linesOracle(s)
+	for name, opts := range pools(t) {
+		ok := par.Map(make([]int, 8), func(int) bool {
+			got := pipe.Lines(s).Collect(opts...)
+			return fmt.Sprint(got) == fmt.Sprint(want) && pipe.Fields(s).Count(opts...) == len(fieldsOracle(s))
+		}, opts...)
+		require.NotContains(t, ok, false, name)
+		last := want[len(want)-1]
+		boom := fmt.Errorf("line %q", last)
+		v := panicValue(t, func() {
+			pipe.Map(pipe.Lines(s), func(l string) int {
+				if l == last {
+					panic(boom)
+				}
+				return len(l)
+			}).Collect(opts...)
+		})
+		require.Equal(t, boom, v, name)
+		require.Equal(t, want, pipe.Lines(s).Collect(opts...), "after the panic, %s", name)
+	}
+}
