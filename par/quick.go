@@ -29,6 +29,12 @@ import (
 // Two copies of the code exist, one comparing with cmp.Less (inlined, and
 // ordering NaNs first as slices.Sort does) and one with a cmp function; the
 // standard library makes the same choice.
+//
+// The partition, the pivot choice and the standard library's pdqsort below
+// the grain only ever swap two elements between two calls of cmp, so
+// wherever cmp panics or calls runtime.Goexit the slice holds a permutation
+// of its elements; the fence of the cmp version makes sure that no piece is
+// still being sorted once the failure has unwound the call.
 
 // quickBad is the number of bad partitions one path may make before its
 // piece is sorted sequentially.
@@ -56,7 +62,9 @@ func quickSortFunc[E any](w *Worker, s []E, cmp func(a, b E) int, grain, bad int
 		}
 		bad--
 	}
-	w.Join(
+	// A fence, so that no piece is still being sorted when a panic or
+	// Goexit has unwound the call.
+	new(fence).join(w,
 		func(w *Worker) { quickSortFunc(w, l, cmp, grain, bad) },
 		func(w *Worker) { quickSortFunc(w, r, cmp, grain, bad) },
 	)

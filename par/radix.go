@@ -32,6 +32,14 @@ import (
 // rewritten); a float by the usual total-order transform, applied in place
 // before the sort and undone on each final piece while it is in cache (see
 // floatKeys and radixFloat).
+//
+// No function of the caller's runs here: keys are read as bits and compared
+// with <, and the slices.Sort of small regions compares unsigned integers.
+// So unlike the comparison sorts (see merge.go and quick.go), the radix sort
+// keeps no restore for a failure half-way: s may hold keys in the scratch
+// copy's place, or floats as keys, at any point between the forks. Only a
+// runtime.Goexit in another call's task, run by a worker while it waits for
+// a piece of this sort, can end it there (see Sort).
 
 // unsigned is the set of key types the radix sort works on.
 type unsigned interface {

@@ -1,0 +1,14 @@
+package par
+
+// The lengths at which the sorts change algorithm, so that the panic sweep
+// of sort_panic_test.go tries every side of every threshold.
+const (
+	SortSeqStable = sortSeqStable // SortStableFunc: at or below, slices.SortStableFunc
+	MergeRun      = mergeRun      // longest run sorted by insertion in the merge sort
+	MergePar      = mergePar      // longest piece sorted without forks; half the longest merge without
+	SortSeqCmp    = sortSeqCmp    // SortFunc: at or below, slices.SortFunc
+	QuickGrain    = quickGrain    // longest piece the quicksort hands to slices.SortFunc
+)
+
+// FenceJoin is the fork of the sorts (see fence).
+func FenceJoin(w *Worker, a, b func(w *Worker)) { new(fence).join(w, a, b) }
