@@ -204,11 +204,10 @@ func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *bo
 		w.WakeCaller()
 	}
 	defer func() {
-		if w.Done(&j.Job) {
-			var zero R
-			j.b, j.res = nil, zero // drop references before the record is reused
-			j.Put()
-		}
+		w.Done(&j.Job)
+		var zero R
+		j.b, j.res = nil, zero // drop references before the record is reused
+		j.Put()
 	}()
 	left = reduce(w, lo, mid, sp, false, b)
 	if w.Finish(&j.Job) {

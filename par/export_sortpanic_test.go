@@ -9,6 +9,3 @@ const (
 	SortSeqCmp    = sortSeqCmp    // SortFunc: at or below, slices.SortFunc
 	QuickGrain    = quickGrain    // longest piece the quicksort hands to slices.SortFunc
 )
-
-// FenceJoin is the fork of the sorts (see fence).
-func FenceJoin(w *Worker, a, b func(w *Worker)) { new(fence).join(w, a, b) }

@@ -165,12 +165,11 @@ func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	}
 	sw.Begin(&j.Job)
 	defer func() {
-		if sw.Done(&j.Job) {
-			var zb B
-			var zrb RB
-			j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
-			j.Put()
-		}
+		sw.Done(&j.Job)
+		var zb B
+		var zrb RB
+		j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
+		j.Put()
 	}()
 	ra := fa(w, a)
 	if sw.Finish(&j.Job) {

@@ -25,8 +25,10 @@ package par
 // only a merge into a writes a while cmp runs: one cut short copies both of
 // its runs, unmerged, over its output (the runs are in b, which the merge
 // only reads). That takes a deferred call per merge, which on the normal path
-// costs a call that tests a flag. The forks go through a fence, so that
-// nothing is still being written once a failure has unwound a step.
+// costs a call that tests a flag. A fork, cut short by a panic or
+// runtime.Goexit, ends only once its other half has been taken back unrun or
+// has finished (sched.Worker.Done), so nothing is still being written once a
+// failure has unwound a step.
 
 const (
 	// mergeRun is the longest run sorted by insertion.
@@ -46,7 +48,7 @@ func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA 
 		return
 	}
 	h := n / 2
-	new(fence).join(w,
+	w.Join(
 		func(w *Worker) { mergeSort(w, a[:h], b[:h], cmp, grain, !inA) },
 		func(w *Worker) { mergeSort(w, a[h:], b[h:], cmp, grain, !inA) },
 	)
@@ -137,8 +139,8 @@ func mergeRuns[E any](x, y, out []E, cmp func(x, y E) int) {
 }
 
 // parMerge is merge, cut into parallel tasks while the runs are long. If cmp
-// panics, out receives x and then y, unmerged, as for merge: once the fence
-// has stopped the halves, nothing else writes out, and x and y are read only.
+// panics, out receives x and then y, unmerged, as for merge: once the fork has
+// settled its halves, nothing else writes out, and x and y are read only.
 func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) {
 	if len(x)+len(y) <= grain {
 		merge(x, y, out, cmp)
@@ -161,7 +163,7 @@ func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) 
 		j = len(y) / 2
 		i = upperBound(x, y[j], cmp)
 	}
-	new(fence).join(w,
+	w.Join(
 		func(w *Worker) { parMerge(w, x[:i], y[:j], out[:i+j], cmp, grain) },
 		func(w *Worker) { parMerge(w, x[i:], y[j:], out[i+j:], cmp, grain) },
 	)

@@ -33,8 +33,9 @@ import (
 // The partition, the pivot choice and the standard library's pdqsort below
 // the grain only ever swap two elements between two calls of cmp, so
 // wherever cmp panics or calls runtime.Goexit the slice holds a permutation
-// of its elements; the fence of the cmp version makes sure that no piece is
-// still being sorted once the failure has unwound the call.
+// of its elements; a fork ends only once both of its halves have (see
+// sched.Worker.Done), so no piece is still being sorted once the failure has
+// unwound the call.
 
 // quickBad is the number of bad partitions one path may make before its
 // piece is sorted sequentially.
@@ -62,9 +63,7 @@ func quickSortFunc[E any](w *Worker, s []E, cmp func(a, b E) int, grain, bad int
 		}
 		bad--
 	}
-	// A fence, so that no piece is still being sorted when a panic or
-	// Goexit has unwound the call.
-	new(fence).join(w,
+	w.Join(
 		func(w *Worker) { quickSortFunc(w, l, cmp, grain, bad) },
 		func(w *Worker) { quickSortFunc(w, r, cmp, grain, bad) },
 	)

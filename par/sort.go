@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
@@ -290,62 +288,4 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 		return
 	}
 	c.run(func(w *sched.Worker) { mergeSort(handle(w), s, b, cmp, grain, true) })
-}
-
-// fence is w.Join for the sorts, whose restores after a failure must not
-// race with a half still at work. A panic ends a fork only once its other
-// half has been taken back unrun or has finished, but runtime.Goexit can cut
-// a fork short while a thief still runs the other half (see
-// sched.Worker.EndCut); a sort that restored its slice then, or let its
-// caller's goroutine exit, would race with that half. So join, when it does
-// not return normally, first settles each half: it waits for one that has
-// started, and stops one that has not from ever starting. The wait cannot deadlock: the half it waits for runs on another
-// goroutine and needs nothing from this one, whose own tasks of that half, if
-// it ran any while it waited, have ended as they unwound. A fence costs a
-// lock and an unlock per half on the normal path, nothing beside a piece of
-// thousands of elements.
-type fence struct{ h [2]fenceHalf }
-
-type fenceHalf struct {
-	mu sync.Mutex    // held while the half runs
-	st atomic.Uint32 // fenceIdle, then fenceRan or fenceSkipped; taken under mu by run
-}
-
-const (
-	fenceIdle    = iota // not started
-	fenceRan            // started: it has finished once its mu is free
-	fenceSkipped        // settled before it started: it will not run
-)
-
-// join runs a and b as w.Join does. If a or b panics or calls
-// runtime.Goexit, then by the time join unwinds every half that started has
-// finished and no other half will start.
-func (f *fence) join(w *Worker, a, b func(w *Worker)) {
-	ok := false
-	defer func() {
-		if !ok {
-			f.h[0].settle()
-			f.h[1].settle()
-		}
-	}()
-	w.Join(func(w *Worker) { f.h[0].run(w, a) }, func(w *Worker) { f.h[1].run(w, b) })
-	ok = true
-}
-
-func (h *fenceHalf) run(w *Worker, g func(w *Worker)) {
-	h.mu.Lock() // before the state changes: settle, seeing fenceRan, then waits for the unlock
-	if !h.st.CompareAndSwap(fenceIdle, fenceRan) {
-		h.mu.Unlock()
-		return // settled: the fork's caller restores without it
-	}
-	defer h.mu.Unlock() // hands the half's writes to settle
-	g(w)
-}
-
-func (h *fenceHalf) settle() {
-	if h.st.CompareAndSwap(fenceIdle, fenceSkipped) {
-		return
-	}
-	h.mu.Lock() // the half has finished: its writes happen before what the caller does next
-	h.mu.Unlock()
 }

@@ -231,20 +231,20 @@ func TestSortPanicKeepsElements(t *testing.T) {
 	}
 }
 
-// TestSortFenceWaitsForStolenHalf builds the case for which the sorts fork
-// through a fence: the caller, waiting for the half that a thief stole,
-// runs a piece of that half, which calls runtime.Goexit. The fork of the
-// caller is cut short while the thief still runs the half; the fence must
-// hold the caller until that half has finished, so that what the half
-// writes happens before the caller's goroutine ends.
-func TestSortFenceWaitsForStolenHalf(t *testing.T) {
+// TestSortForkWaitsForStolenHalf builds the case the sorts' restores rely
+// on: the caller, waiting for the half that a thief stole, runs a piece of
+// that half, which calls runtime.Goexit. The fork of the caller is cut short
+// while the thief still runs the half; it must hold the caller until that
+// half has finished, so that what the half writes happens before the
+// caller's goroutine ends.
+func TestSortForkWaitsForStolenHalf(t *testing.T) {
 	p := par.NewPool(par.Workers(1))
 	defer p.Close()
 	stolen, yStarted := make(chan struct{}), make(chan struct{})
-	written := false // plain: the race detector checks the fence's ordering
+	written := false // plain: the race detector checks the fork's ordering
 	how, _ := runOn(func() {
 		par.Do(func(w *par.Worker) {
-			par.FenceJoin(w, func(*par.Worker) {
+			w.Join(func(*par.Worker) {
 				<-stolen // the pool's only worker has taken the second half
 			}, func(w *par.Worker) {
 				close(stolen)

@@ -29,9 +29,9 @@ type Job struct {
 	// (nil for a record that is not cached); set once, read by the owner only.
 	stack *Records
 	place int
-	// fork is where the fork that pushed the job is (Begin, Finish, Done);
-	// owner only.
-	fork ForkState
+	// forking is set from Begin until the fork ends (Finish, Done); owner
+	// only.
+	forking bool
 
 	// call is the top-level call the job belongs to (0: none), set by the
 	// worker that pushes it (Worker.Push, SetCall before Inject). A waiting

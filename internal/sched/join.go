@@ -56,10 +56,9 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 	}
 	w.Begin(&fj.Job)
 	defer func() {
-		if w.Done(&fj.Job) {
-			fj.f = nil // drop the closure before the record is reused
-			fj.Put()
-		}
+		w.Done(&fj.Job)
+		fj.f = nil // drop the closure before the record is reused
+		fj.Put()
 	}()
 	a(w)
 	if w.Finish(&fj.Job) {
@@ -72,9 +71,10 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 // escapes. The frame that forks pushes its record with Begin, runs the first
 // half, and calls Finish, which reports whether the second half came back
 // unrun for the frame to run itself; a deferred call of Done on every exit
-// says whether the record may be cleared and given back. Where the fork is
-// stands in the record (Job.fork), not in the frame, so the deferred closure
-// captures nothing that must move to the heap.
+// ends a fork cut short, after which the record is cleared and given back.
+// Whether the fork is in progress stands in the record (Job.forking), not in
+// the frame, so the deferred closure captures nothing that must move to the
+// heap.
 //
 //	j := Take[myJob](w)
 //	j.x = x
@@ -83,10 +83,9 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 //	}
 //	w.Begin(&j.Job)
 //	defer func() {
-//		if w.Done(&j.Job) {
-//			j.x = nil // drop references before the record is reused
-//			j.Put()
-//		}
+//		w.Done(&j.Job)
+//		j.x = nil // drop references before the record is reused
+//		j.Put()
 //	}()
 //	first(w)
 //	if w.Finish(&j.Job) {
@@ -98,7 +97,7 @@ func (w *Worker) fork(a, b func(w *Worker)) {
 // does that itself because naming an instance of a generic run function makes
 // a closure, which only a fresh record should pay for. Owner only.
 func (w *Worker) Begin(j *Job) {
-	j.fork = Forked
+	j.forking = true
 	w.Push(j)
 }
 
@@ -108,12 +107,11 @@ func (w *Worker) Begin(j *Job) {
 // here, after the deferred Done has given the record back, so that a
 // panicking call leaves no record holding its data. Owner only.
 func (w *Worker) Finish(j *Job) bool {
-	j.fork = Syncing // from here Finish takes j back or waits for it itself
 	for {
 		x := w.Pop()
 		if x == j {
 			w.local.inline++
-			j.fork = Ended
+			j.forking = false
 			return true
 		}
 		if x == nil {
@@ -123,7 +121,7 @@ func (w *Worker) Finish(j *Job) bool {
 		w.execute(x)
 	}
 	w.Wait(j)
-	j.fork = Ended
+	j.forking = false
 	if p := j.panic; p != nil {
 		j.panic = nil
 		p.Repanic()
@@ -131,13 +129,17 @@ func (w *Worker) Finish(j *Job) bool {
 	return false
 }
 
-// Done is the deferred end of a fork on every exit of its frame: it reports
-// whether j may be cleared and given back (Put). A fork whose first half
-// panicked takes j back or waits for its thief (EndCut); one cut short by
-// runtime.Goexit while a thief still runs j gives the record up, and Done
-// reports false. Owner only.
-func (w *Worker) Done(j *Job) bool {
-	return j.fork == Ended || w.EndCut(j, j.fork)
+// Done is the deferred end of a fork on every exit of its frame. A fork cut
+// short before Finish returned (its first half, or a task run while it waited,
+// panicked or called runtime.Goexit) takes j back unrun or waits for the thief
+// that took it (Abandon), so that no half of a fork outlives its frame, and a
+// Goexit too ends the goroutine only once the other half has finished. Then
+// the caller clears j and gives it back (Put). Owner only.
+func (w *Worker) Done(j *Job) {
+	if j.forking {
+		w.Abandon(j)
+		j.forking = false
+	}
 }
 
 // CrowdLen is how many forked jobs a worker keeps in its deque before it
@@ -179,32 +181,6 @@ func (w *Worker) Crowded() bool { return w.dq.Len() >= CrowdLen }
 // RanInline counts a fork whose second half runs on w without having been
 // pushed (Crowded), as Finish counts one it took back. Owner only.
 func (w *Worker) RanInline() { w.local.inline++ }
-
-// ForkState is where a fork is, for the deferred call that ends it on every
-// exit: Forked while the first half runs, Syncing while Finish takes the job
-// back or waits for its thief, Ended once Finish has returned.
-type ForkState uint8
-
-const (
-	Forked ForkState = iota
-	Syncing
-	Ended
-)
-
-// EndCut ends a fork whose frame is unwinding before Finish returned, and
-// reports whether the caller may clear j and give it back (Put). From Forked,
-// the first half panicked: j is taken back unrun or its thief is waited for
-// (Abandon). From Syncing, the fork was cut short by runtime.Goexit while it
-// waited for a thief that still runs j: j is dropped (see Records), never
-// reused. Owner only.
-func (w *Worker) EndCut(j *Job, st ForkState) bool {
-	if st == Syncing {
-		j.Drop()
-		return false
-	}
-	w.Abandon(j)
-	return true
-}
 
 // Abandon is the end of a fork whose first half is panicking: it takes j back
 // unrun, or waits for the thief that took it. j's own panic, if any, is dropped
@@ -283,9 +259,8 @@ func Free[T any](w *Worker, t *T) {
 // index step each way, and stays in the stack between uses with its run
 // function set; each record knows its stack and its place in it. Owner only.
 //
-// A fork cut short by runtime.Goexit while it waits for a thief has not ended:
-// the thief still runs its record. Its frame gives the record up with Drop, or
-// not at all if the Goexit interrupts its deferred call; the next Put or Drop
+// A fork whose deferred call is itself cut short (a task run while Done waits
+// for a thief calls runtime.Goexit) never gives its record back; the next Put
 // below it then finds the stack higher than its own place and drops what is
 // above, so a record is reused only after a Put by the frame that took it.
 type Records struct {
@@ -297,8 +272,7 @@ type Records struct {
 const maxRecords = 256
 
 // Take returns a record of type T for a fork on w, whose first field is Job;
-// the fork gives it back with Put or Drop (a record that is not cached
-// ignores both). A reused record holds what its last user left: its owner is
+// the fork gives it back with Put (a record that is not cached ignores it). A reused record holds what its last user left: its owner is
 // w, its panic was cleared when its fork ended (Finish, Abandon), and users
 // clear their references before Put; so a user initializes only a fresh
 // record (see Job.HasRun). Owner only.
@@ -337,18 +311,6 @@ func (j *Job) Put() {
 	if s.top != j.place+1 {
 		s.drop(j.place + 1) // records above j were not given back: see Records
 	}
-	s.top = j.place
-}
-
-// Drop gives up j, and any record above it on its stack, for forks that may
-// not have ended: the records are left to their thieves and the collector.
-// Owner only.
-func (j *Job) Drop() {
-	s := j.stack
-	if s == nil {
-		return
-	}
-	s.drop(j.place)
 	s.top = j.place
 }
 

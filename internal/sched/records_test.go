@@ -63,26 +63,8 @@ func TestRecordsPutBelowDropsUnreturned(t *testing.T) {
 	})
 }
 
-func TestRecordsDrop(t *testing.T) {
-	withWorker(t, func(w *sched.Worker) {
-		a0 := sched.Take[recA](w)
-		a1 := sched.Take[recA](w)
-		a1.Drop()
-		a0.Put()
-		r0 := sched.Take[recA](w)
-		r1 := sched.Take[recA](w)
-		require.Same(t, a0, r0)
-		require.NotSame(t, a1, r1, "a dropped record must not be reused")
-		r1.Put()
-		r0.Drop() // the outermost fork of the stack
-		r := sched.Take[recA](w)
-		require.NotSame(t, r0, r, "Drop gives up the outermost record too")
-		require.NotSame(t, r1, r, "and every record above it")
-	})
-}
-
-// A record that was dropped belongs to no stack any more: a late Put or Drop
-// by the frame that took it (or a stale copy of it) must not move the stack,
+// A record that was dropped belongs to no stack any more: a late Put by the
+// frame that took it (or a stale copy of it) must not move the stack,
 // or the record now at its place would be handed out twice.
 func TestRecordsDroppedPutIsInert(t *testing.T) {
 	withWorker(t, func(w *sched.Worker) {
@@ -96,9 +78,6 @@ func TestRecordsDroppedPutIsInert(t *testing.T) {
 		a1.Put() // late: must not make y's place free again
 		z := sched.Take[recA](w)
 		require.NotSame(t, y, z, "a record in use was handed out again")
-		a1.Drop()
-		z2 := sched.Take[recA](w)
-		require.NotSame(t, z, z2, "a record in use was handed out again")
 	})
 }
 

@@ -366,6 +366,40 @@ func TestGoexitInStolenTask(t *testing.T) {
 	require.Equal(t, 6765, got)
 }
 
+// A Goexit that reaches a caller while it waits for a stolen half, in a task
+// it runs meanwhile, ends the caller's goroutine only once that half has
+// finished: nothing of the call outlives it. Once caught: the fork gave up
+// its record and returned at once, and the stolen half went on writing after
+// the goroutine had ended.
+func TestGoexitWaitsForStolenHalf(t *testing.T) {
+	p := newPool(t, 1)
+	for i := 0; i < scale(20, 5); i++ {
+		var written atomic.Bool
+		stolen, yStarted, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(exited)
+			p.Run(func(seat *sched.Worker) {
+				seat.Join(func(*sched.Worker) { <-stolen }, func(w *sched.Worker) { // b: on the pool's worker
+					close(stolen)
+					w.Join(func(*sched.Worker) {
+						<-yStarted
+						time.Sleep(5 * time.Millisecond) // long enough for the seat to unwind if it does not wait
+						written.Store(true)
+					}, func(*sched.Worker) { // run by the seat while it waits for b
+						close(yStarted)
+						runtime.Goexit()
+					})
+				})
+			})
+		}()
+		<-exited
+		require.True(t, written.Load(), "round %d: the caller's goroutine ended before the stolen half had", i)
+	}
+	var got int
+	p.Run(func(w *sched.Worker) { got = fib(w, 20) })
+	require.Equal(t, 6765, got)
+}
+
 func TestCloseLeavesNoGoroutine(t *testing.T) {
 	base := runtime.NumGoroutine()
 	for i := 0; i < 5; i++ {
