@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftgo/weft/par"
+)
+
+// crowdTiming is what crowd measured of one element step.
+type crowdTiming struct {
+	weft    bool
+	wall    time.Duration // the median time to render all the tiles
+	perCall time.Duration // the median time of one element step, over all runs
+	stats   par.WorkerStats
+	workers int
+}
+
+// crowd renders tiles from callers goroutines at once, each taking the next
+// tile until none is left, as a Beam worker running that many bundles side
+// by side would; first with the plain loop inside the step, then with weft.
+// It prints, for each step, the median wall time of runs rounds, the median
+// time of one step, and the default pool's counters over the weft rounds:
+// every weft step shares that pool, and the counters show how much the
+// callers ran themselves and how much the pool's workers took from them.
+func crowd(out io.Writer, tiles []Tile, callers, runs int) ([2]crowdTiming, error) {
+	var res [2]crowdTiming
+	if callers < 1 || runs < 1 || len(tiles) == 0 {
+		return res, errors.New("crowd: need callers >= 1, runs >= 1 and a tile")
+	}
+	want := make([]Histogram, len(tiles))
+	for i, withWeft := range []bool{false, true} {
+		before := par.DefaultStats()
+		var walls, calls []time.Duration
+		for range runs {
+			got := make([]Histogram, len(tiles))
+			perCall := make([]time.Duration, len(tiles))
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range callers {
+				wg.Go(func() {
+					for {
+						j := int(next.Add(1) - 1)
+						if j >= len(tiles) {
+							return
+						}
+						t0 := time.Now()
+						n := tiles[j].escapes(withWeft)
+						perCall[j] = time.Since(t0)
+						got[j] = tiles[j].histogram(n)
+					}
+				})
+			}
+			wg.Wait()
+			walls = append(walls, time.Since(start))
+			calls = append(calls, perCall...)
+			if want[0].Tiles == 0 {
+				copy(want, got)
+			} else if !slices.EqualFunc(want, got, equalHistograms) {
+				return res, errors.New("crowd: the tiles rendered with weft differ from those rendered by the loop")
+			}
+		}
+		res[i] = crowdTiming{weft: withWeft, wall: median(walls), perCall: median(calls)}
+		if withWeft {
+			// The pool's workers publish their counters when they run out
+			// of work, which they do just after the last call returns.
+			time.Sleep(10 * time.Millisecond)
+			after := par.DefaultStats()
+			res[i].stats = diff(after.Total(), before.Total())
+			res[i].workers = len(after.Workers)
+		}
+	}
+
+	fmt.Fprintf(out, "%d tiles of %dx%d pixels from %d goroutines at once, on %d cores (GOMAXPROCS), %d rounds\n",
+		len(tiles), tiles[0].Width, tiles[0].Height, callers, runtime.GOMAXPROCS(0), runs)
+	for _, r := range res {
+		fmt.Fprintf(out, "%-21s all tiles %v (median), one tile %v (median)\n",
+			stepName(r.weft)+":", r.wall.Round(time.Millisecond), r.perCall.Round(time.Millisecond))
+	}
+	s, w := res[1].stats, res[1].workers
+	fmt.Fprintf(out, "pool over the weft rounds: %d workers; tasks run that another participant forked %d, steals %d of %d tries, parks %d, busy %v (callers and workers)\n",
+		w, s.Tasks, s.Steals, s.StealTries, s.Parks, s.Busy.Round(time.Millisecond))
+	return res, nil
+}
+
+func equalHistograms(a, b Histogram) bool {
+	return a.Tiles == b.Tiles && a.Pixels == b.Pixels && a.Inside == b.Inside &&
+		a.Area == b.Area && a.Iterations == b.Iterations && slices.Equal(a.Escapes, b.Escapes)
+}
+
+// diff returns the counts of a that b did not have.
+func diff(a, b par.WorkerStats) par.WorkerStats {
+	return par.WorkerStats{
+		Tasks:      a.Tasks - b.Tasks,
+		Inline:     a.Inline - b.Inline,
+		StealTries: a.StealTries - b.StealTries,
+		Steals:     a.Steals - b.Steals,
+		Injected:   a.Injected - b.Injected,
+		Parks:      a.Parks - b.Parks,
+		Busy:       a.Busy - b.Busy,
+	}
+}
+
+// median returns the median of ds, which it sorts.
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
