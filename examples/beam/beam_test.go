@@ -16,6 +16,8 @@ import (
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weftgo/weft/par"
 )
 
 // TestMain does what main does before it builds a pipeline. The pipelines
@@ -354,15 +356,18 @@ func TestCrowd(t *testing.T) {
 		assert.Positive(t, r.perCall)
 		assert.LessOrEqual(t, r.perCall, r.wall)
 	}
-	s := res[1].stats
-	assert.LessOrEqual(t, s.Steals, s.StealTries)
+	for _, s := range []par.WorkerStats{res[1].pool, res[1].callers} {
+		assert.LessOrEqual(t, s.Steals, s.StealTries)
+		assert.Less(t, s.Tasks, uint64(1e9), "a count went below zero: %+v", s)
+	}
 	assert.Positive(t, res[1].workers)
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	require.Len(t, lines, 4, out.String())
+	require.Len(t, lines, 5, out.String())
 	assert.Regexp(t, `^9 tiles of 24x24 pixels from 3 goroutines at once, on \d+ cores \(GOMAXPROCS\), 2 rounds$`, lines[0])
 	assert.Regexp(t, `^plain loop over rows: +all tiles \S+ \(median\), one tile \S+ \(median\)$`, lines[1])
 	assert.Regexp(t, `^weft \(par\.For rows\): +all tiles \S+ \(median\), one tile \S+ \(median\)$`, lines[2])
-	assert.Regexp(t, `^pool over the weft rounds: \d+ workers; tasks run that another participant forked \d+, steals \d+ of \d+ tries, parks \d+, busy \S+ \(callers and workers\)$`, lines[3])
+	assert.Regexp(t, `^par\.DefaultStats over the weft rounds: the pool's \d+ workers ran \d+ tasks \(\d+ steals of \d+ tries\), parked \d+ times, busy \d+% of the time;$`, lines[3])
+	assert.Regexp(t, `^  the callers ran \d+ tasks of their own calls that another participant had forked \(\d+ steals of \d+ tries\)$`, lines[4])
 
 	_, err = crowd(&out, tiles, 0, 1)
 	assert.Error(t, err)

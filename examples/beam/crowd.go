@@ -18,8 +18,10 @@ type crowdTiming struct {
 	weft    bool
 	wall    time.Duration // the median time to render all the tiles
 	perCall time.Duration // the median time of one element step, over all runs
-	stats   par.WorkerStats
-	workers int
+	// Of the default pool, over all the runs, for the weft step only:
+	workers       int             // the pool's worker goroutines
+	pool, callers par.WorkerStats // the pool's workers summed, and the callers
+	wallsSummed   time.Duration   // the runs' wall times added up
 }
 
 // crowd renders tiles from callers goroutines at once, each taking the next
@@ -67,13 +69,18 @@ func crowd(out io.Writer, tiles []Tile, callers, runs int) ([2]crowdTiming, erro
 				return res, errors.New("crowd: the tiles rendered with weft differ from those rendered by the loop")
 			}
 		}
-		res[i] = crowdTiming{weft: withWeft, wall: median(walls), perCall: median(calls)}
+		res[i] = crowdTiming{weft: withWeft, perCall: median(calls)}
+		for _, w := range walls {
+			res[i].wallsSummed += w
+		}
+		res[i].wall = median(walls)
 		if withWeft {
 			// The pool's workers publish their counters when they run out
 			// of work, which they do just after the last call returns.
 			time.Sleep(10 * time.Millisecond)
 			after := par.DefaultStats()
-			res[i].stats = diff(after.Total(), before.Total())
+			res[i].callers = diff(after.Callers, before.Callers)
+			res[i].pool = diff(diff(after.Total(), after.Callers), diff(before.Total(), before.Callers))
 			res[i].workers = len(after.Workers)
 		}
 	}
@@ -84,9 +91,12 @@ func crowd(out io.Writer, tiles []Tile, callers, runs int) ([2]crowdTiming, erro
 		fmt.Fprintf(out, "%-21s all tiles %v (median), one tile %v (median)\n",
 			stepName(r.weft)+":", r.wall.Round(time.Millisecond), r.perCall.Round(time.Millisecond))
 	}
-	s, w := res[1].stats, res[1].workers
-	fmt.Fprintf(out, "pool over the weft rounds: %d workers; tasks run that another participant forked %d, steals %d of %d tries, parks %d, busy %v (callers and workers)\n",
-		w, s.Tasks, s.Steals, s.StealTries, s.Parks, s.Busy.Round(time.Millisecond))
+	r := res[1]
+	fmt.Fprintf(out, "par.DefaultStats over the weft rounds: the pool's %d workers ran %d tasks (%d steals of %d tries), parked %d times, busy %.0f%% of the time;\n",
+		r.workers, r.pool.Tasks, r.pool.Steals, r.pool.StealTries, r.pool.Parks,
+		100*float64(r.pool.Busy)/float64(r.wallsSummed)/float64(r.workers))
+	fmt.Fprintf(out, "  the callers ran %d tasks of their own calls that another participant had forked (%d steals of %d tries)\n",
+		r.callers.Tasks, r.callers.Steals, r.callers.StealTries)
 	return res, nil
 }
 
