@@ -104,4 +104,14 @@
 // Go methods cannot have type parameters, so everything generic is a free
 // function (Map, Join2), and the handle's methods are limited to what needs no
 // type parameter (Worker.Join).
+//
+// # Many callers
+//
+// A process that already runs many goroutines, such as an Apache Beam worker
+// running bundles side by side, shares one default pool among all the calls
+// they make: each call's goroutine works on its own call, so no call waits for
+// a free worker, and the pool's workers take pieces of whichever calls have
+// some to spare. When the callers already keep every core busy, each call
+// costs about what its loop costs; DefaultStats shows how much the workers
+// took from the callers and how busy they were (examples/beam, -callers).
 package par
