@@ -355,6 +355,7 @@ func TestCrowd(t *testing.T) {
 		assert.Positive(t, r.wall)
 		assert.Positive(t, r.perCall)
 		assert.LessOrEqual(t, r.perCall, r.wall)
+		assert.Positive(t, r.mean)
 	}
 	for _, s := range []par.WorkerStats{res[1].pool, res[1].callers} {
 		assert.LessOrEqual(t, s.Steals, s.StealTries)
@@ -364,8 +365,8 @@ func TestCrowd(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	require.Len(t, lines, 5, out.String())
 	assert.Regexp(t, `^9 tiles of 24x24 pixels from 3 goroutines at once, on \d+ cores \(GOMAXPROCS\), 2 rounds$`, lines[0])
-	assert.Regexp(t, `^plain loop over rows: +all tiles \S+ \(median\), one tile \S+ \(median\)$`, lines[1])
-	assert.Regexp(t, `^weft \(par\.For rows\): +all tiles \S+ \(median\), one tile \S+ \(median\)$`, lines[2])
+	assert.Regexp(t, `^plain loop over rows: +all tiles \S+ \(median\), one tile \S+ \(median\), \S+ \(mean\)$`, lines[1])
+	assert.Regexp(t, `^weft \(par\.For rows\): +all tiles \S+ \(median\), one tile \S+ \(median\), \S+ \(mean\)$`, lines[2])
 	assert.Regexp(t, `^par\.DefaultStats over the weft rounds: the pool's \d+ workers ran \d+ tasks \(\d+ steals of \d+ tries\), parked \d+ times, busy \d+% of the time;$`, lines[3])
 	assert.Regexp(t, `^  the callers ran \d+ tasks of their own calls that another participant had forked \(\d+ steals of \d+ tries\)$`, lines[4])
 

@@ -18,6 +18,7 @@ type crowdTiming struct {
 	weft    bool
 	wall    time.Duration // the median time to render all the tiles
 	perCall time.Duration // the median time of one element step, over all runs
+	mean    time.Duration // the mean time of one element step, over all runs
 	// Of the default pool, over all the runs, for the weft step only:
 	workers       int             // the pool's worker goroutines
 	pool, callers par.WorkerStats // the pool's workers summed, and the callers
@@ -69,7 +70,7 @@ func crowd(out io.Writer, tiles []Tile, callers, runs int) ([2]crowdTiming, erro
 				return res, errors.New("crowd: the tiles rendered with weft differ from those rendered by the loop")
 			}
 		}
-		res[i] = crowdTiming{weft: withWeft, perCall: median(calls)}
+		res[i] = crowdTiming{weft: withWeft, perCall: median(calls), mean: mean(calls)}
 		for _, w := range walls {
 			res[i].wallsSummed += w
 		}
@@ -88,8 +89,8 @@ func crowd(out io.Writer, tiles []Tile, callers, runs int) ([2]crowdTiming, erro
 	fmt.Fprintf(out, "%d tiles of %dx%d pixels from %d goroutines at once, on %d cores (GOMAXPROCS), %d rounds\n",
 		len(tiles), tiles[0].Width, tiles[0].Height, callers, runtime.GOMAXPROCS(0), runs)
 	for _, r := range res {
-		fmt.Fprintf(out, "%-21s all tiles %v (median), one tile %v (median)\n",
-			stepName(r.weft)+":", r.wall.Round(time.Millisecond), r.perCall.Round(time.Millisecond))
+		fmt.Fprintf(out, "%-21s all tiles %v (median), one tile %v (median), %v (mean)\n",
+			stepName(r.weft)+":", r.wall.Round(time.Millisecond), r.perCall.Round(time.Millisecond), r.mean.Round(time.Millisecond))
 	}
 	r := res[1]
 	fmt.Fprintf(out, "par.DefaultStats over the weft rounds: the pool's %d workers ran %d tasks (%d steals of %d tries), parked %d times, busy %.0f%% of the time;\n",
@@ -116,6 +117,14 @@ func diff(a, b par.WorkerStats) par.WorkerStats {
 		Parks:      a.Parks - b.Parks,
 		Busy:       a.Busy - b.Busy,
 	}
+}
+
+func mean(ds []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, d := range ds {
+		sum += d
+	}
+	return sum / time.Duration(len(ds))
 }
 
 // median returns the median of ds, which it sorts.
