@@ -183,6 +183,12 @@ func TestPipelineBadTileFile(t *testing.T) {
 	_, err := run(context.Background(), &bytes.Buffer{}, config{globs: []string{path}, output: filepath.Join(dir, "out.txt"), steps: []bool{true}, runs: 1})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path+`: "-2 -1 1 1 10 10": want 7 fields`)
+
+	empty := filepath.Join(dir, "empty.tiles")
+	require.NoError(t, os.WriteFile(empty, []byte("# no tile here\n\n"), 0o644))
+	_, err = run(context.Background(), &bytes.Buffer{}, config{globs: []string{empty}, output: filepath.Join(dir, "out2.txt"), steps: []bool{true}, runs: 1})
+	require.Error(t, err)
+	assert.Equal(t, "no tile in "+empty, err.Error())
 }
 
 func TestRunRejectsBadConfig(t *testing.T) {

@@ -44,8 +44,8 @@
 //	    -output gs://my-bucket/hist.txt -tiles 32 -size 2048 \
 //	    gs://my-bucket/tiles/*.txt
 //
-// A cluster worker runs several bundles at once (Dataflow: one per core by
-// default), so several tiles call par.For at the same time. They share the
+// A cluster worker runs several bundles at once (typically about one per
+// core), so several tiles call par.For at the same time. They share the
 // process's default pool; each call's goroutine works on its own call, so no
 // call waits behind another, and -callers 4 shows what that costs on this
 // machine without Beam: it renders the tiles from 4 goroutines at once, as 4
@@ -59,6 +59,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -204,6 +205,11 @@ func run(ctx context.Context, out io.Writer, c config) ([]timing, error) {
 			samples[i] = append(samples[i], sample{wall, t})
 
 			got, err := readAll(ctx, c.output)
+			if errors.Is(err, fs.ErrNotExist) && t.tiles == 0 {
+				// The sum of no histogram is no element, and textio
+				// writes no file for no element.
+				return nil, fmt.Errorf("no tile in %s", strings.Join(c.globs, ", "))
+			}
 			if err != nil {
 				return nil, fmt.Errorf("reading the pipeline's output: %w", err)
 			}
