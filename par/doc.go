@@ -111,7 +111,8 @@
 // running bundles side by side, shares one default pool among all the calls
 // they make: each call's goroutine works on its own call, so no call waits for
 // a free worker, and the pool's workers take pieces of whichever calls have
-// some to spare. When the callers already keep every core busy, each call
-// costs about what its loop costs; DefaultStats shows how much the workers
-// took from the callers and how busy they were (examples/beam, -callers).
+// some to spare. When the callers already keep every core busy, the calls
+// together take about what their loops would, and weft only evens out the
+// end; DefaultStats shows how much the workers took from the callers and how
+// busy they were (go run ./examples/beam -callers 4).
 package par
