@@ -131,4 +131,15 @@
 // Go methods cannot have type parameters, so everything generic is a free
 // function (Map, Join2), and the handle's methods are limited to what needs no
 // type parameter (Worker.Join).
+//
+// # Many callers
+//
+// A process that already runs many goroutines, such as an Apache Beam worker
+// running bundles side by side, shares one default pool among all the calls
+// they make: each call's goroutine works on its own call, so no call waits for
+// a free worker, and the pool's workers take pieces of whichever calls have
+// some to spare. When the callers already keep every core busy, the calls
+// together take about what their loops would, and weft only evens out the
+// end; DefaultStats shows how much the workers took from the callers and how
+// busy they were (go run ./examples/beam -callers 4).
 package par
