@@ -96,3 +96,17 @@ func ExamplePool_Workers() {
 	fmt.Println(p.Workers() == max(1, runtime.GOMAXPROCS(0)-1))
 	// Output: true
 }
+
+// DefaultWorkers is the size of the default pool: one fewer than GOMAXPROCS,
+// since the goroutine that makes a call works on it too.
+func ExampleDefaultWorkers() {
+	fmt.Println(par.DefaultWorkers() == max(1, runtime.GOMAXPROCS(0)-1))
+	// Output: true
+}
+
+func ExamplePool_String() {
+	p := par.NewPool(par.Workers(3))
+	defer p.Close()
+	fmt.Println(p)
+	// Output: weft pool (3 workers)
+}

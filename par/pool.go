@@ -85,6 +85,7 @@ func (p *Pool) Close() { p.checked("Close").Close() }
 // Workers returns the number of p's worker goroutines.
 func (p *Pool) Workers() int { return p.checked("Workers").Workers() }
 
+// String describes p for logs: its kind and its number of workers.
 func (p *Pool) String() string {
 	if p == nil || p.p == nil {
 		return "weft pool (not made by NewPool)"
