@@ -17,7 +17,7 @@ func FindIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: FindIndex: pred is nil")
 	}
-	return findFirst(len(s), func(i int) bool { return pred(s[i]) }, opts)
+	return findFirst("par.Find", len(s), func(i int) bool { return pred(s[i]) }, opts)
 }
 
 // Find returns the first element of s, in order, for which pred is true, and
@@ -27,7 +27,7 @@ func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: Find: pred is nil")
 	}
-	i := findFirst(len(s), func(i int) bool { return pred(s[i]) }, opts)
+	i := findFirst("par.Find", len(s), func(i int) bool { return pred(s[i]) }, opts)
 	if i < 0 {
 		var zero E
 		return zero, false
@@ -35,15 +35,16 @@ func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	return s[i], true
 }
 
-// findFirst returns the least i in [0, n) with match(i), or -1.
-func findFirst(n int, match func(i int) bool, opts []Option) int {
+// findFirst returns the least i in [0, n) with match(i), or -1. name names
+// the call in an execution trace.
+func findFirst(name string, n int, match func(i int) bool, opts []Option) int {
 	c := configure(opts)
 	if n == 0 {
 		return -1
 	}
 	var best atomic.Int64 // the least matching index found so far
 	best.Store(math.MaxInt64)
-	run(&c, n, &body[struct{}]{name: "par.Find", settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
+	run(&c, n, &body[struct{}]{name: name, settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			if (i-lo)%findCheck == 0 && int64(i) > best.Load() { // an earlier match settles it
 				break

@@ -39,7 +39,7 @@ func FindLast[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 // findFirst's settling (pieces after a match are skipped) skips the pieces
 // before it here.
 func findLast(n int, match func(i int) bool, opts []Option) int {
-	j := findFirst(n, func(j int) bool { return match(n - 1 - j) }, opts)
+	j := findFirst("par.FindLast", n, func(j int) bool { return match(n - 1 - j) }, opts)
 	if j < 0 {
 		return -1
 	}
