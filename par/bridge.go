@@ -20,12 +20,9 @@ import (
 type body[R any] struct {
 	// name names the call's task in an execution trace (go tool trace).
 	name string
-	// trace is the call's trace task while tracing is on, else nil; written
-	// before the first leaf runs.
-	trace context.Context
-	// labels are the profiler labels of the call's work on pool workers (see
-	// WithLabels), or nil; written before the first leaf runs.
-	labels  context.Context
+	// obs is what observers of the call need (a trace task, profiler
+	// labels), or nil when none is on: one word for the common call.
+	obs     *callObs
 	leaf    func(lo, hi int) R
 	each    func(lo, hi int)      // instead of leaf when R carries nothing: spares a wrapper
 	combine func(left, right R) R // nil when R carries nothing (For, ForEach)
@@ -49,6 +46,16 @@ type body[R any] struct {
 	settled func(lo int) bool
 }
 
+// callObs is what a call carries for observers; written before the first
+// leaf runs, then only read.
+type callObs struct {
+	// trace is the call's trace task while tracing is on, else nil.
+	trace context.Context
+	// labels are the profiler labels of the call's work on pool workers (see
+	// WithLabels), or nil.
+	labels context.Context
+}
+
 // done reports whether the piece starting at lo can be skipped.
 func (b *body[R]) done(lo int) bool {
 	return b.stop.Load() || (b.settled != nil && b.settled(lo)) // stop: set by a leaf on any worker
@@ -59,8 +66,8 @@ func (b *body[R]) fold(lo, hi int) (r R) {
 	if b.done(lo) {
 		return r
 	}
-	if b.trace != nil {
-		defer trace.StartRegion(b.trace, "leaf").End()
+	if b.obs != nil && b.obs.trace != nil {
+		defer trace.StartRegion(b.obs.trace, "leaf").End()
 	}
 	ok := false
 	defer func() {
@@ -89,8 +96,8 @@ type rangeJob[R any] struct {
 
 func runRangeJob[R any](w *sched.Worker, j *sched.Job) {
 	t := sched.Payload[rangeJob[R]](j)
-	if t.b.labels != nil {
-		runLabelled(w, t.b.labels, t, j)
+	if o := t.b.obs; o != nil && o.labels != nil {
+		runLabelled(w, o.labels, t, j)
 		return
 	}
 	t.res = reduce(w, t.lo, t.hi, t.sp, w != j.Owner(), t.b)
@@ -235,15 +242,20 @@ const seqGrowth = 8
 // float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
 // chunks are never shorter than the call's minimum length.
 func run[R any](c *config, n int, b *body[R]) R {
-	b.labels = c.labels
-	if trace.IsEnabled() && b.trace == nil { // one atomic load when tracing is off
+	if c.labels != nil {
+		b.obs = &callObs{labels: c.labels}
+	}
+	if trace.IsEnabled() && (b.obs == nil || b.obs.trace == nil) { // one atomic load when tracing is off
 		name := b.name
 		if name == "" {
 			name = "par"
 		}
 		ctx, task := trace.NewTask(context.Background(), name)
 		defer task.End()
-		b.trace = ctx
+		if b.obs == nil {
+			b.obs = &callObs{}
+		}
+		b.obs.trace = ctx
 	}
 	if c.grain > 0 || b.fixedTree {
 		if n <= b.minSeq || n <= c.grain {

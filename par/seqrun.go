@@ -187,8 +187,8 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 	if !s.ticket.CompareAndSwap(t.gen, 0) { // the caller took the batch back, or this job is stale
 		return
 	}
-	if l := s.body.labels; l != nil {
-		defer w.Label(w.Label(l)) // the batch is the call's work
+	if o := s.body.obs; o != nil && o.labels != nil {
+		defer w.Label(w.Label(o.labels)) // the batch is the call's work
 	}
 	normal := false
 	defer func() {
@@ -352,7 +352,9 @@ func (r *seqRun[E, V]) startFill() {
 		// Batches of a fixed length are whole subtrees of the algebra's tree
 		// (SumSeq): a running leaf may give part of itself away only along it.
 		s.body.fixedTree = r.shape.fixed > 0
-		s.body.labels = r.c.labels
+		if r.c.labels != nil {
+			s.body.obs = &callObs{labels: r.c.labels}
+		}
 		r.slots[i] = s
 	}
 	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer batch grows as it fills
