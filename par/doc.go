@@ -68,7 +68,8 @@
 // call is left longer than about 50 µs at that pace (nor cut into more than
 // 128 pieces per participant by it), so that a core that slows down in the
 // middle of a piece holds up the end of the call by little.
-// A piece that has started still answers demand: it runs in 16 steps, and
+// A piece that has started still answers demand: it runs in steps (the first
+// a sixteenth of it, the next ones of about 100 µs by the clock), and
 // between two steps it looks once (two atomic loads) whether another
 // participant of the pool has nothing to do; if one has, and no job of its own
 // waits unstolen, it forks the second half of what it has left (lazy binary

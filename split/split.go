@@ -71,13 +71,14 @@ func (s *Splitter) TrySplit(n int, stolen bool) bool {
 // Min returns the shortest piece s will make.
 func (s Splitter) Min() int { return s.min }
 
-// LeafSteps is how many steps a leaf of an adaptive call runs in. Between two
-// steps the leaf looks once whether another worker is hungry, and if so gives
-// away half of what it has left (see Step); more steps answer hunger sooner and
-// cost one look each.
+// LeafSteps sets the first step of a leaf of an adaptive call: a LeafSteps-th
+// of the leaf. Between two steps the leaf looks once whether another worker is
+// hungry, and if so gives away half of what it has left; the steps after the
+// first follow the clock (package par). Shorter steps answer hunger sooner and
+// cost one look, and one call of the leaf's function, each.
 const LeafSteps = 16
 
-// Step returns the length of the steps of a leaf of length n, a piece that
+// Step returns the length of the first step of a leaf of length n, a piece that
 // TrySplit declined to cut: n itself for a splitter of a fixed grain (Fixed:
 // its leaves are as the caller asked), else n/LeafSteps and no less than the
 // shortest piece. A running leaf may cut what it has left only into pieces of
