@@ -240,15 +240,18 @@ func TestSortPanicKeepsElements(t *testing.T) {
 func TestSortForkWaitsForStolenHalf(t *testing.T) {
 	p := par.NewPool(par.Workers(1))
 	defer p.Close()
-	stolen, yStarted := make(chan struct{}), make(chan struct{})
+	pushed, yStarted := make(chan struct{}), make(chan struct{})
 	written := false // plain: the race detector checks the fork's ordering
 	how, _ := runOn(func() {
 		par.Do(func(w *par.Worker) {
 			w.Join(func(*par.Worker) {
-				<-stolen // the pool's only worker has taken the second half
+				// The pool's only worker has taken the second half and pushed
+				// the other half of its own fork: a caller that found nothing
+				// when it began to wait would park until the second half ended.
+				<-pushed
 			}, func(w *par.Worker) {
-				close(stolen)
 				w.Join(func(*par.Worker) {
+					close(pushed)
 					<-yStarted // the other half runs on the caller, which stole it while it waited
 					time.Sleep(20 * time.Millisecond)
 					written = true

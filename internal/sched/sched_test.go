@@ -375,13 +375,16 @@ func TestGoexitWaitsForStolenHalf(t *testing.T) {
 	p := newPool(t, 1)
 	for i := 0; i < scale(20, 5); i++ {
 		var written atomic.Bool
-		stolen, yStarted, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		// The seat waits until b's own fork has pushed y2, so that y2 is in
+		// the worker's deque when the seat starts to wait for b: a seat that
+		// found nothing at first would park until b ended.
+		pushed, yStarted, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(exited)
 			p.Run(func(seat *sched.Worker) {
-				seat.Join(func(*sched.Worker) { <-stolen }, func(w *sched.Worker) { // b: on the pool's worker
-					close(stolen)
+				seat.Join(func(*sched.Worker) { <-pushed }, func(w *sched.Worker) { // b: on the pool's worker
 					w.Join(func(*sched.Worker) {
+						close(pushed)
 						<-yStarted
 						time.Sleep(5 * time.Millisecond) // long enough for the seat to unwind if it does not wait
 						written.Store(true)
