@@ -13,7 +13,7 @@ import (
 func TestChunksAgainstLoop(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
-			xs := randSlice(n, uint64(n)+11)
+			xs := randInts(n, uint64(n)+11)
 			for _, size := range []int{1, 2, 3, 7, 256, 1000, max(n, 1), n + 1} {
 				t.Run(fmt.Sprintf("%s/n=%d/size=%d", po.name, n, size), func(t *testing.T) {
 					want := slices.Collect(slices.Chunk(xs, size))
@@ -79,9 +79,9 @@ func TestChunksAppendDoesNotSpill(t *testing.T) {
 
 func TestChunksBadSize(t *testing.T) {
 	for _, size := range []int{0, -1, -1 << 40} {
-		require.Equal(t, fmt.Sprintf("pipe: Chunks: size = %d, want size >= 1", size), recovered(t, func() { pipe.Chunks([]int{1}, size) }))
-		require.Equal(t, fmt.Sprintf("pipe: ChunksExact: size = %d, want size >= 1", size), recovered(t, func() { pipe.ChunksExact([]int{1}, size) }))
-		require.Equal(t, fmt.Sprintf("pipe: Windows: size = %d, want size >= 1", size), recovered(t, func() { pipe.Windows([]int(nil), size) }))
+		require.Equal(t, fmt.Sprintf("pipe: Chunks: size = %d, want size >= 1", size), panicValue(t, func() { pipe.Chunks([]int{1}, size) }))
+		require.Equal(t, fmt.Sprintf("pipe: ChunksExact: size = %d, want size >= 1", size), panicValue(t, func() { pipe.ChunksExact([]int{1}, size) }))
+		require.Equal(t, fmt.Sprintf("pipe: Windows: size = %d, want size >= 1", size), panicValue(t, func() { pipe.Windows([]int(nil), size) }))
 	}
 	// The largest sizes do not overflow.
 	big := int(^uint(0) >> 1)
@@ -93,9 +93,9 @@ func TestChunksBadSize(t *testing.T) {
 }
 
 func TestChunksPanics(t *testing.T) {
-	xs := randSlice(100_000, 3)
+	xs := randInts(100_000, 3)
 	for _, po := range surfacePools(t) {
-		v := recovered(t, func() {
+		v := panicValue(t, func() {
 			pipe.Map(pipe.Windows(xs, 10), func(w []int) int {
 				if &w[0] == &xs[5000] {
 					panic("window 5000")
@@ -104,12 +104,12 @@ func TestChunksPanics(t *testing.T) {
 			}).Collect(po.opts...)
 		})
 		require.Equal(t, "window 5000", v)
-		requireIntact(t, po.opts)
+		requireUsable(t, po.opts)
 	}
 }
 
 func TestChunksNested(t *testing.T) {
-	xs := randSlice(50_000, 4)
+	xs := randInts(50_000, 4)
 	sum := func(c []int) int {
 		s := 0
 		for _, x := range c {

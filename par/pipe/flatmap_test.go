@@ -26,7 +26,7 @@ func TestFlatMapAgainstLoop(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
 			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
-				xs := randSlice(n, uint64(n)+3)
+				xs := randInts(n, uint64(n)+3)
 				var flat, twice []int
 				for _, x := range xs {
 					flat = expand(x, flat)
@@ -84,7 +84,7 @@ func TestFlatMapAgainstLoop(t *testing.T) {
 func TestFlatMapReusesBuffer(t *testing.T) {
 	pair := func(x int, out []int) []int { return append(out, x, -x) }
 	allocs := func(n int) float64 {
-		xs := randSlice(n, 4)
+		xs := randInts(n, 4)
 		p := pipe.FlatMap(pipe.From(xs), pair)
 		run := func() { pipe.Sum(p) }
 		run()
@@ -97,7 +97,7 @@ func TestFlatMapReusesBuffer(t *testing.T) {
 }
 
 func TestFlatMapBadInput(t *testing.T) {
-	require.Equal(t, "pipe: FlatMap: f is nil", recovered(t, func() { pipe.FlatMap[int, int](pipe.Range(0, 1), nil) }))
+	require.Equal(t, "pipe: FlatMap: f is nil", panicValue(t, func() { pipe.FlatMap[int, int](pipe.Range(0, 1), nil) }))
 	for _, po := range surfacePools(t) {
 		// An f that drops what out held is caught where it happens. With one
 		// piece of 200 items, out holds the 150 items before x = 150.
@@ -109,9 +109,9 @@ func TestFlatMapBadInput(t *testing.T) {
 		}
 		opts := append([]par.Option{par.WithGrain(200)}, po.opts...)
 		const msg = "pipe: FlatMap: f returned 0 items where out held 150: f must append to out"
-		require.Equal(t, msg, recovered(t, func() { pipe.FlatMap(pipe.Range(0, 200), drop).Collect(opts...) }), po.name)
-		require.Equal(t, msg, recovered(t, func() { pipe.MapIndex(pipe.FlatMap(pipe.Range(0, 200), drop), pair).Collect(opts...) }), po.name)
-		requireIntact(t, po.opts)
+		require.Equal(t, msg, panicValue(t, func() { pipe.FlatMap(pipe.Range(0, 200), drop).Collect(opts...) }), po.name)
+		require.Equal(t, msg, panicValue(t, func() { pipe.MapIndex(pipe.FlatMap(pipe.Range(0, 200), drop), pair).Collect(opts...) }), po.name)
+		requireUsable(t, po.opts)
 	}
 }
 
@@ -125,15 +125,15 @@ func TestFlatMapPanics(t *testing.T) {
 				}
 				return append(out, x, x)
 			}
-			require.Equal(t, fmt.Sprint("flat ", at), recovered(t, func() { pipe.FlatMap(pipe.Range(0, n), f).Collect(po.opts...) }))
-			require.Equal(t, fmt.Sprint("flat ", at), recovered(t, func() { pipe.MapIndex(pipe.FlatMap(pipe.Range(0, n), f), pair).Collect(po.opts...) }))
+			require.Equal(t, fmt.Sprint("flat ", at), panicValue(t, func() { pipe.FlatMap(pipe.Range(0, n), f).Collect(po.opts...) }))
+			require.Equal(t, fmt.Sprint("flat ", at), panicValue(t, func() { pipe.MapIndex(pipe.FlatMap(pipe.Range(0, n), f), pair).Collect(po.opts...) }))
 		}
-		requireIntact(t, po.opts)
+		requireUsable(t, po.opts)
 	}
 }
 
 func TestFlatMapNested(t *testing.T) {
-	xs := randSlice(30_000, 6)
+	xs := randInts(30_000, 6)
 	want := pipe.FlatMap(pipe.From(xs), expand).Collect()
 	for _, po := range surfacePools(t) {
 		got := make([][]int, 6)

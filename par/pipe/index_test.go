@@ -29,7 +29,7 @@ func TestPositionsAgainstLoop(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
 			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
-				xs := randSlice(n, uint64(n)+1)
+				xs := randInts(n, uint64(n)+1)
 				var all, kept, keptIdx, flat []at
 				for i, x := range xs {
 					all = append(all, at{i, x})
@@ -175,7 +175,7 @@ func TestPositionsUnknown(t *testing.T) {
 		"TakeWhile":     func() { p.TakeWhile(func(int) bool { return true }) },
 		"SkipWhile":     func() { p.SkipWhile(func(int) bool { return true }) },
 	} {
-		require.Equal(t, "pipe: "+name+": "+want, recovered(t, call), name)
+		require.Equal(t, "pipe: "+name+": "+want, panicValue(t, call), name)
 	}
 	// Stages that need no positions still run on such a pipe, and an empty one
 	// has none to know.
@@ -193,7 +193,7 @@ func TestIndexNilFunctions(t *testing.T) {
 		"pipe: LastIndexFunc: pred is nil": func() { p.LastIndexFunc(nil) },
 		"pipe: FindLast: pred is nil":      func() { p.FindLast(nil) },
 	} {
-		require.Equal(t, want, recovered(t, call))
+		require.Equal(t, want, panicValue(t, call))
 	}
 }
 
@@ -222,15 +222,15 @@ func TestIndexPanics(t *testing.T) {
 				pipe.MapIndex(filtered.Filter(func(x int) bool { boom(x); return true }), pair).Collect(po.opts...)
 			},
 		} {
-			require.Equal(t, want, recovered(t, call), "%s/%s", po.name, name)
+			require.Equal(t, want, panicValue(t, call), "%s/%s", po.name, name)
 		}
-		requireIntact(t, po.opts)
+		requireUsable(t, po.opts)
 	}
 }
 
 // TestIndexNested: the calls run inside another parallel call, on every pool.
 func TestIndexNested(t *testing.T) {
-	xs := randSlice(20_000, 5)
+	xs := randInts(20_000, 5)
 	want := 0
 	for i, x := range xs {
 		if x > 0 {

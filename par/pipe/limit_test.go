@@ -26,7 +26,7 @@ func TestTakeSkipStepRevAgainstSlices(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
 			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
-				xs := randSlice(n, uint64(n)+21)
+				xs := randInts(n, uint64(n)+21)
 				ys := make([]int, n) // the oracle of the Map below
 				for i, x := range xs {
 					ys[i] = -x
@@ -134,19 +134,19 @@ func TestLimitBadInput(t *testing.T) {
 	fm := pipe.FlatMap(p, func(x int, out []int) []int { return append(out, x) })
 	const notIndexed = "needs a one-to-one pipe, and a stage that drops or adds items (Filter, FlatMap) is among p's stages"
 	for _, q := range []pipe.Pipe[int]{f, fm} {
-		require.Equal(t, "pipe: Take: "+notIndexed, recovered(t, func() { q.Take(1) }))
-		require.Equal(t, "pipe: Skip: "+notIndexed, recovered(t, func() { q.Skip(1) }))
-		require.Equal(t, "pipe: StepBy: "+notIndexed, recovered(t, func() { q.StepBy(2) }))
-		require.Equal(t, "pipe: Rev: "+notIndexed, recovered(t, func() { q.Rev() }))
+		require.Equal(t, "pipe: Take: "+notIndexed, panicValue(t, func() { q.Take(1) }))
+		require.Equal(t, "pipe: Skip: "+notIndexed, panicValue(t, func() { q.Skip(1) }))
+		require.Equal(t, "pipe: StepBy: "+notIndexed, panicValue(t, func() { q.StepBy(2) }))
+		require.Equal(t, "pipe: Rev: "+notIndexed, panicValue(t, func() { q.Rev() }))
 	}
-	require.Equal(t, "pipe: Take: n = -1, want n >= 0", recovered(t, func() { p.Take(-1) }))
-	require.Equal(t, "pipe: Skip: n = -5, want n >= 0", recovered(t, func() { p.Skip(-5) }))
-	require.Equal(t, "pipe: StepBy: k = 0, want k >= 1", recovered(t, func() { p.StepBy(0) }))
-	require.Equal(t, "pipe: StepBy: k = -2, want k >= 1", recovered(t, func() { p.StepBy(-2) }))
-	require.Equal(t, "pipe: TakeWhile: pred is nil", recovered(t, func() { p.TakeWhile(nil) }))
-	require.Equal(t, "pipe: SkipWhile: pred is nil", recovered(t, func() { p.SkipWhile(nil) }))
+	require.Equal(t, "pipe: Take: n = -1, want n >= 0", panicValue(t, func() { p.Take(-1) }))
+	require.Equal(t, "pipe: Skip: n = -5, want n >= 0", panicValue(t, func() { p.Skip(-5) }))
+	require.Equal(t, "pipe: StepBy: k = 0, want k >= 1", panicValue(t, func() { p.StepBy(0) }))
+	require.Equal(t, "pipe: StepBy: k = -2, want k >= 1", panicValue(t, func() { p.StepBy(-2) }))
+	require.Equal(t, "pipe: TakeWhile: pred is nil", panicValue(t, func() { p.TakeWhile(nil) }))
+	require.Equal(t, "pipe: SkipWhile: pred is nil", panicValue(t, func() { p.SkipWhile(nil) }))
 	require.Equal(t, "pipe: TakeWhile: opts[0] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels",
-		recovered(t, func() { p.TakeWhile(func(int) bool { return true }, par.Option{}) }))
+		panicValue(t, func() { p.TakeWhile(func(int) bool { return true }, par.Option{}) }))
 	// The largest step does not overflow.
 	require.Equal(t, []int{0}, p.StepBy(int(^uint(0)>>1)).Collect())
 }
@@ -169,14 +169,14 @@ func TestLimitPanics(t *testing.T) {
 			"StepBy":       func() { p.StepBy(4).Collect(po.opts...) },
 			"Take/ForEach": func() { p.Take(n).ForEach(func(int) {}, po.opts...) },
 		} {
-			require.Equal(t, want, recovered(t, call), "%s/%s", po.name, name)
+			require.Equal(t, want, panicValue(t, call), "%s/%s", po.name, name)
 		}
-		requireIntact(t, po.opts)
+		requireUsable(t, po.opts)
 	}
 }
 
 func TestLimitNested(t *testing.T) {
-	xs := randSlice(40_000, 12)
+	xs := randInts(40_000, 12)
 	want := pipe.Sum(pipe.From(xs).Rev().Skip(100).StepBy(3).Take(5000))
 	for _, po := range surfacePools(t) {
 		got := make([]int, 6)

@@ -2,12 +2,9 @@ package pipe_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
-	"github.com/weftgo/weft/par/pipe"
 )
 
 // The tests of the surface beyond the first pipe (positions, Zip, FlatMap,
@@ -42,42 +39,6 @@ func surfacePools(t testing.TB) []namedOpts {
 type namedOpts struct {
 	name string
 	opts []par.Option
-}
-
-// randSlice returns n ints in [-500, 500) drawn from seed.
-func randSlice(n int, seed uint64) []int {
-	r := rand.New(rand.NewPCG(seed, 13))
-	s := make([]int, n)
-	for i := range s {
-		s[i] = r.IntN(1000) - 500
-	}
-	return s
-}
-
-// recovered calls f and returns what it panicked with, failing t if it did
-// not panic.
-func recovered(t *testing.T, f func()) (v any) {
-	t.Helper()
-	panicked := true
-	func() {
-		defer func() {
-			if panicked {
-				v = recover()
-			}
-		}()
-		f()
-		panicked = false
-	}()
-	require.True(t, panicked, "want a panic")
-	return v
-}
-
-// requireIntact checks that the pool of opts still runs pipelines correctly.
-func requireIntact(t *testing.T, opts []par.Option) {
-	t.Helper()
-	p := pipe.Range(0, 100_000).Filter(func(x int) bool { return x%2 == 0 })
-	require.Equal(t, 50_000, p.Count(opts...))
-	require.Equal(t, 100_000*99_999/2, pipe.Sum(pipe.Range(0, 100_000), opts...))
 }
 
 // at is an item with the position it was seen at.

@@ -29,7 +29,7 @@ func TestZipAgainstLoop(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
 			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
-				a, b, c := randSlice(n, 1), randFloats(n, 2), randSlice(n, 3)
+				a, b, c := randInts(n, 1), randFloats(n, 2), randInts(n, 3)
 				words := make([]string, n)
 				for i := range words {
 					words[i] = fmt.Sprint(i % 10)
@@ -70,13 +70,13 @@ func TestZipNamedSlices(t *testing.T) {
 func TestZipBadInput(t *testing.T) {
 	a, b := make([]int, 3), make([]int, 4)
 	add := func(x, y int) int { return x + y }
-	require.Equal(t, "pipe: Zip: len(a) = 3, len(b) = 4", recovered(t, func() { pipe.Zip(a, b, add) }))
-	require.Equal(t, "pipe: Zip: len(a) = 4, len(b) = 0", recovered(t, func() { pipe.Zip(b, []int(nil), add) }))
+	require.Equal(t, "pipe: Zip: len(a) = 3, len(b) = 4", panicValue(t, func() { pipe.Zip(a, b, add) }))
+	require.Equal(t, "pipe: Zip: len(a) = 4, len(b) = 0", panicValue(t, func() { pipe.Zip(b, []int(nil), add) }))
 	add3 := func(x, y, z int) int { return x + y + z }
-	require.Equal(t, "pipe: Zip3: len(a) = 3, len(b) = 3, len(c) = 4", recovered(t, func() { pipe.Zip3(a, a, b, add3) }))
-	require.Equal(t, "pipe: Zip3: len(a) = 3, len(b) = 4, len(c) = 3", recovered(t, func() { pipe.Zip3(a, b, a, add3) }))
-	require.Equal(t, "pipe: Zip: f is nil", recovered(t, func() { pipe.Zip[int, int, int](a, a, nil) }))
-	require.Equal(t, "pipe: Zip3: f is nil", recovered(t, func() { pipe.Zip3[int, int, int, int](a, a, a, nil) }))
+	require.Equal(t, "pipe: Zip3: len(a) = 3, len(b) = 3, len(c) = 4", panicValue(t, func() { pipe.Zip3(a, a, b, add3) }))
+	require.Equal(t, "pipe: Zip3: len(a) = 3, len(b) = 4, len(c) = 3", panicValue(t, func() { pipe.Zip3(a, b, a, add3) }))
+	require.Equal(t, "pipe: Zip: f is nil", panicValue(t, func() { pipe.Zip[int, int, int](a, a, nil) }))
+	require.Equal(t, "pipe: Zip3: f is nil", panicValue(t, func() { pipe.Zip3[int, int, int, int](a, a, a, nil) }))
 	require.Empty(t, pipe.Zip([]int(nil), []string{}, func(int, string) int { return 0 }).Collect())
 }
 
@@ -87,7 +87,7 @@ func TestZipPanics(t *testing.T) {
 		xs[i] = i
 	}
 	for _, po := range surfacePools(t) {
-		v := recovered(t, func() {
+		v := panicValue(t, func() {
 			pipe.Sum(pipe.Zip(xs, xs, func(a, b int) int {
 				if a == n-7 {
 					panic(fmt.Errorf("zip %d", a))
@@ -96,7 +96,7 @@ func TestZipPanics(t *testing.T) {
 			}), po.opts...)
 		})
 		require.EqualError(t, v.(error), fmt.Sprint("zip ", n-7))
-		v = recovered(t, func() {
+		v = panicValue(t, func() {
 			pipe.Zip3(xs, xs, xs, func(a, b, c int) int {
 				if a == 3 {
 					panic("zip3")
@@ -105,7 +105,7 @@ func TestZipPanics(t *testing.T) {
 			}).Collect(po.opts...)
 		})
 		require.Equal(t, "zip3", v)
-		requireIntact(t, po.opts)
+		requireUsable(t, po.opts)
 	}
 }
 
@@ -137,7 +137,7 @@ func TestProductAgainstLoop(t *testing.T) {
 	for _, po := range surfacePools(t) {
 		for _, n := range surfaceSizes() {
 			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
-				xs := randSlice(n, uint64(n)+7)
+				xs := randInts(n, uint64(n)+7)
 				// Integer products wrap, and wrapping multiplication is
 				// associative and commutative: the loop's result exactly.
 				want := uint64(1)
