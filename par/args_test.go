@@ -144,7 +144,7 @@ func optCallsOf() []optCall {
 	add := func(a, b int) int { return a + b }
 	cmp := func(a, b int) int { return a - b }
 	ctx := context.Background()
-	return []optCall{
+	return append([]optCall{
 		{"Map", func(n int, o []par.Option) { par.Map(indices(n), id, o...) }},
 		{"ForEach", func(n int, o []par.Option) { par.ForEach(indices(n), func(int) {}, o...) }},
 		{"For", func(n int, o []par.Option) { par.For(n, func(int) {}, o...) }},
@@ -188,7 +188,7 @@ func optCallsOf() []optCall {
 		{"Do", func(n int, o []par.Option) { par.Do(func(*par.Worker) {}, o...) }},
 		{"Join", func(n int, o []par.Option) { par.Join(func() {}, func() {}, o...) }},
 		{"Scope", func(n int, o []par.Option) { par.Scope(func(*par.Spawner, *par.Worker) {}, o...) }},
-	}
+	}, surfaceCalls()...)
 }
 
 // TestZeroOptionPanics: a zero Option makes every call panic, on an empty

@@ -3,7 +3,6 @@ package par_test
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,7 +13,9 @@ import (
 // Partition, Unzip, the Init forms, the further searches, Product and the
 // Seq2 forms.
 
-// surfaceCalls has a call of every one of those functions on n elements.
+// surfaceCalls has a call of every one of those functions on n elements;
+// optCallsOf includes them, so the zero-Option and closed-pool tables of
+// args_test.go and pool_test.go cover them too.
 func surfaceCalls() []optCall {
 	yes := func(int) bool { return true }
 	newInt := func() *int { return new(int) }
@@ -40,51 +41,6 @@ func surfaceCalls() []optCall {
 		}},
 		{"ForEachSeq2", func(n int, o []par.Option) { par.ForEachSeq2(slices.All(indices(n)), func(int, int) {}, o...) }},
 	}
-}
-
-// TestSurfaceZeroOption: a zero Option panics on an empty input as on a long
-// one, with a message naming the call and the position of the option.
-func TestSurfaceZeroOption(t *testing.T) {
-	for _, p := range testPools(t) {
-		for _, c := range surfaceCalls() {
-			for _, n := range []int{0, 1, 1000} {
-				t.Run(fmt.Sprintf("%s/%s/n=%d", poolName(p), c.name, n), func(t *testing.T) {
-					opts := append(poolOpts(p), par.WithGrain(3), par.Option{})
-					v := panicValue(t, func() { c.call(n, opts) })
-					// The message of Map's, whose wording args_test.go
-					// checks, with the name of the call.
-					ref := panicValue(t, func() { par.Map(indices(n), func(x int) int { return x }, opts...) })
-					require.IsType(t, "", ref)
-					want := strings.Replace(ref.(string), "par: Map: ", "par: "+c.name+": ", 1)
-					require.Contains(t, want, fmt.Sprintf("par: %s: opts[%d] is a zero Option", c.name, len(opts)-1))
-					require.Equal(t, want, v)
-				})
-			}
-		}
-		requireUsable(t, p)
-	}
-}
-
-// TestSurfaceClosedPool: a call directed at a closed pool panics with an
-// error that wraps ErrClosed and names the call and the option.
-func TestSurfaceClosedPool(t *testing.T) {
-	closed := par.NewPool(par.Workers(2))
-	closed.Close()
-	other := par.NewPool(par.Workers(2))
-	defer other.Close()
-	for _, c := range surfaceCalls() {
-		for _, n := range []int{0, 1, 1000} {
-			t.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(t *testing.T) {
-				v := panicValue(t, func() { c.call(n, []par.Option{par.WithMinLen(2), par.OnPool(closed)}) })
-				err, ok := v.(error)
-				require.True(t, ok, "the panic value is an error, got %T", v)
-				require.ErrorIs(t, err, par.ErrClosed)
-				require.EqualError(t, err, fmt.Sprintf("par: %s: OnPool in opts[1]: weft: pool used after Close", c.name))
-				c.call(n, []par.Option{par.OnPool(other)})
-			})
-		}
-	}
-	requireUsable(t, other)
 }
 
 // TestSurfaceNilArguments: a nil function or sequence panics at once, on an
