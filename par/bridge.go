@@ -118,7 +118,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 	}
 	if !sp.TrySplit(hi-lo, stolen) {
 		if step := sp.Step(hi - lo); step < hi-lo {
-			return leaf(w, lo, hi, step, sp, b)
+			return leaf(w, lo, hi, step, sp, b, time.Now)
 		}
 		return b.fold(lo, hi)
 	}
@@ -159,10 +159,20 @@ func (b *body[R]) join(left, right R) R {
 // the 80 µs that waking a parked worker takes here (BenchmarkWake).
 const stepTarget = 100 * time.Microsecond
 
+// stepGrowth bounds how much longer a step may be than the one before it, so
+// that a quick first step, or cost that climbs along the range, cannot make
+// the next one run far past stepTarget.
+const stepGrowth = 16
+
 // leaf folds [lo, hi), a piece that sp declined to cut, in steps: the first
-// of the given length, sp.Step(hi-lo), shorter than the piece, the next ones
-// doubled or halved to take about stepTarget each, by the clock. Between two steps it looks once whether another participant
-// of the pool has nothing to do (sched.Worker.Hungry) and, if so and if no
+// of the given length, sp.Step(hi-lo), a small part of the piece; then, by
+// the clock, all the rest if it should take no longer than stepTarget at the
+// pace of the step before, else about stepTarget's worth, and never more than
+// stepGrowth times the step before. So a leaf whose cost was foreseen takes
+// three steps, and one that turns out far dearer than its
+// first step promised is cut into steps of about stepTarget. Between two
+// steps it looks once whether another participant of the pool has nothing
+// to do (sched.Worker.Hungry) and, if so and if no
 // job of its own waits unstolen in its deque, cuts what it has left in two and
 // forks the right part, as a cut of the splitter would:
 // lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
@@ -171,21 +181,26 @@ const stepTarget = 100 * time.Microsecond
 // start, and without this the last of them ran to its end on one worker while
 // the others waited. Results combine in order. With a fixed tree the steps and
 // the cut are nodes of the canonical tree (descend).
-func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R]) R {
+func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R], clock func() time.Time) R {
 	if b.fixedTree {
-		return descend(w, lo, hi, step, sp, b)
+		return descend(w, lo, hi, max(step, (hi-lo)/treeSteps), sp, b)
 	}
-	t := time.Now()
+	t := clock()
 	acc := b.fold(lo, lo+step)
 	for cur := lo + step; cur < hi && !b.done(cur); {
 		// The steps follow the elements' cost: a leaf's every call pays its
 		// setup (a pipe's buffers, a map, an init), and steps far shorter than
 		// stepTarget would pay it too often, far longer ones answer late.
-		now := time.Now()
-		if el := now.Sub(t); el < stepTarget/2 {
-			step *= 2
-		} else if el > 2*stepTarget {
-			step = max(sp.Min(), step/2)
+		now := clock()
+		if el := now.Sub(t); el <= 0 {
+			step *= stepGrowth // a clock too coarse to tell
+		} else if hi-cur <= step*stepGrowth && int64(hi-cur)*int64(el) <= int64(step)*int64(stepTarget) {
+			step = hi - cur // the rest takes about a step at the last one's pace
+		} else {
+			// The next step takes about stepTarget at the last one's pace,
+			// growing at most stepGrowth-fold.
+			step = int(min(int64(step)*stepGrowth, int64(step)*int64(stepTarget)/int64(el)))
+			step = max(sp.Min(), step, 1)
 		}
 		t = now
 		if hi-cur >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
@@ -198,6 +213,10 @@ func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R
 	}
 	return acc
 }
+
+// treeSteps is about how many nodes of its canonical tree a fixed-tree leaf
+// is walked in: it cannot follow the clock, since its nodes are fixed.
+const treeSteps = 16
 
 // descend is leaf for a fixed tree: it walks the canonical tree below [lo, hi)
 // down to nodes no longer than step, and forks the right child of the node it
@@ -251,8 +270,8 @@ func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *bo
 // measurement of this machine. W8 of `go run ./bench` shows the effect.
 const seqBudget = 20 * time.Microsecond
 
-// seqGrowth is the factor by which the prefix chunks grow: the clock is read
-// once per chunk, so log8(n) times.
+// seqGrowth is the factor by which the prefix chunks grow at most: the clock
+// is read once per chunk, so about log8(n) times while elements are cheap.
 const seqGrowth = 8
 
 // run reduces [0, n) for a call: first alone on a growing prefix while that
@@ -282,37 +301,61 @@ func run[R any](c *config, n int, b *body[R]) R {
 		}
 		return parallel(c, 0, n, b, 0)
 	}
+	acc, hi, el := prefix(c, n, b, time.Now)
+	if hi == n || b.done(hi) {
+		return acc
+	}
+	rest := parallel(c, hi, n, b, paceOf(hi, el))
+	if b.combine == nil {
+		return acc
+	}
+	return b.combine(acc, rest)
+}
+
+// prefix folds [0, hi) alone, in chunks that grow while the time they took,
+// el by clock, stays under seqBudget, and returns that fold. hi is n when the
+// whole range was done, or the call was settled or stopped at hi.
+func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, el time.Duration) {
 	first := max(1, c.minLen)
-	start := time.Now()
-	hi := min(n, first)
+	start := clock()
+	hi = min(n, first)
 	if n-hi < first {
 		hi = n
 	}
-	acc := b.fold(0, hi)
-	for k := first * seqGrowth; hi < n; k *= seqGrowth {
-		if b.done(hi) {
-			return acc
+	acc = b.fold(0, hi)
+	last, prev := hi, start // the last chunk's length, and when it began
+	for hi < n && !b.done(hi) {
+		now := clock()
+		el = now.Sub(start)
+		left := seqBudget - el
+		if n-hi > first && left < seqBudget/8 {
+			break
 		}
-		if n-hi > first {
-			if el := time.Since(start); el > seqBudget {
-				rest := parallel(c, hi, n, b, paceOf(hi, el))
-				if b.combine == nil {
-					return acc
-				}
-				return b.combine(acc, rest)
-			}
+		// The next chunk grows by seqGrowth while the prefix is young, then
+		// doubles, and never past what is left of the budget at the last
+		// chunk's pace: cost that climbs along the range (W3 of `go run
+		// ./bench`) made a chunk grown eightfold run for milliseconds while
+		// the pool waited.
+		k := last * seqGrowth
+		if left < seqBudget*15/16 {
+			k = last * 2
 		}
+		if d := now.Sub(prev); d > 0 {
+			k = min(k, int(int64(last)*int64(left)/int64(d))+1)
+		}
+		prev = now
 		lo := hi
-		hi = min(n, lo+k)
+		hi = min(n, lo+max(k, first))
 		if n-hi < first {
 			hi = n // no piece shorter than the minimum length at the end
 		}
+		last = hi - lo
 		r := b.fold(lo, hi)
 		if b.combine != nil {
 			acc = b.combine(acc, r)
 		}
 	}
-	return acc
+	return acc, hi, el
 }
 
 // leafTarget is about the longest a leaf of a long call should take, judged

@@ -2,6 +2,7 @@ package par
 
 import (
 	"runtime"
+	"time"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -23,6 +24,32 @@ func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
 			for i := lo; i < hi; i++ {
 				f(i)
 			}
-		}})
+		}}, time.Now)
 	})
+}
+
+// StepTarget and SeqBudget are stepTarget and seqBudget, for tests.
+const (
+	StepTarget = stepTarget
+	StepGrowth = stepGrowth
+	SeqBudget  = seqBudget
+)
+
+// RunLeafClocked runs f over [0, n) as one leaf of the bridge on a seat of p,
+// reading time from clock, without waiting for hunger: on a pool none of
+// whose participants is hungry it only steps.
+func RunLeafClocked(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
+	p.p.Run(func(w *sched.Worker) {
+		sp := split.New(1, 1, 0)
+		sp.TrySplit(n, false) // spends the budget of one cut
+		leaf(w, 0, n, sp.Step(n), sp, &body[struct{}]{each: f}, clock)
+	})
+}
+
+// Prefix runs the timed prefix of an adaptive call over [0, n) alone,
+// reading time from clock, and returns where it stopped.
+func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
+	c := configure(opts)
+	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f}, clock)
+	return hi
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/split"
 )
 
 // How a call cuts its range: never below WithMinLen, leaves bounded by the
@@ -141,6 +142,149 @@ func TestRunningLeafGivesHalfToHungryWorker(t *testing.T) {
 			})
 			for i := range ran {
 				require.EqualValues(t, 1, ran[i].Load(), "element %d", i)
+			}
+		})
+	}
+}
+
+// fakeClock is a clock that the code under test reads and that the test's
+// elements advance by what each is said to cost, so that timing decisions
+// can be checked without timing anything.
+type fakeClock struct {
+	now   time.Time
+	reads int
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(0, 0)} }
+
+func (c *fakeClock) read() time.Time { c.reads++; return c.now }
+
+// charge advances the clock by the cost of the elements of [lo, hi).
+func (c *fakeClock) charge(lo, hi int, cost func(i int) time.Duration) {
+	for i := lo; i < hi; i++ {
+		c.now = c.now.Add(cost(i))
+	}
+}
+
+// w3Cost is W3's shape over n elements: 3 ns per step, 1 + 4000*i*i/(n*n)
+// steps for element i, climbing to about 12 µs at the end.
+func w3Cost(n int) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		u, m := int64(i), int64(n)
+		return time.Duration(3 * (1 + u*u*4000/(m*m)))
+	}
+}
+
+// TestPrefixKeepsToItsBudget: the prefix a call runs alone before it
+// involves the pool ends about when its budget is spent, however the cost of
+// the elements changes along the range, and reads the clock a few times.
+// Once caught: chunks that grew eightfold blindly ran W3's quick prefix for
+// about 230 µs against a budget of 20 µs while the pool waited.
+func TestPrefixKeepsToItsBudget(t *testing.T) {
+	cases := []struct {
+		name     string
+		n        int
+		cost     func(i int) time.Duration
+		maxReads int
+		// over is how far past its budget the prefix may run: a chunk is
+		// sized at the pace of the one before, so cost that climbs within
+		// it (sixfold in W3 quick's last chunk) carries it past.
+		over float64
+	}{
+		{"uniform cheap", 10_000_000, func(int) time.Duration { return 1 }, 12, 1.25},
+		{"uniform dear", 100_000, func(int) time.Duration { return time.Microsecond }, 12, 1.25},
+		{"W3 quick", 20_000, w3Cost(20_000), 12, 2.5},
+		{"W3 full", 100_000, w3Cost(100_000), 12, 1.5},
+		{"falling", 100_000, func(i int) time.Duration { return w3Cost(100_000)(100_000 - 1 - i) }, 12, 1.25},
+		{"a spike", 1_000_000, func(i int) time.Duration {
+			if i == 5000 {
+				return 15 * time.Microsecond
+			}
+			return 1
+		}, 12, 1.5}, // no pace foresees a spike: the budget plus the spike
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newFakeClock()
+			next := 0
+			hi := par.Prefix(tc.n, c.read, func(lo, hi int) {
+				require.Equal(t, next, lo, "chunks in order and adjacent")
+				next = hi
+				c.charge(lo, hi, tc.cost)
+			})
+			require.Equal(t, next, hi)
+			require.Less(t, hi, tc.n, "the prefix should leave work for the pool")
+			el := c.now.Sub(time.Unix(0, 0))
+			assert.GreaterOrEqual(t, el, par.SeqBudget*7/8, "it stopped before its budget was spent")
+			assert.LessOrEqual(t, el, time.Duration(tc.over*float64(par.SeqBudget)), "it ran past its budget")
+			assert.LessOrEqual(t, c.reads, tc.maxReads, "clock reads")
+		})
+	}
+	t.Run("short call", func(t *testing.T) {
+		c := newFakeClock()
+		hi := par.Prefix(1000, c.read, func(lo, hi int) { c.charge(lo, hi, func(int) time.Duration { return 1 }) })
+		assert.Equal(t, 1000, hi, "a call within its budget runs alone")
+		assert.LessOrEqual(t, c.reads, 5, "clock reads of a 1 µs call")
+	})
+}
+
+// TestLeafStepsFollowTheClock: a running leaf steps by the clock. Its first
+// step is a small part of it; each later one is sized to take at most
+// StepTarget at the pace of the step before (cost that jumps within a step
+// can still make that one long: no step is preempted) and grows at most
+// StepGrowth-fold; a leaf whose cost was foreseen takes three steps; the
+// steps cover the leaf in order. Once caught: the first step, a sixteenth of
+// the leaf, ran W3's last leaf for 12 ms without a look for hunger; and steps
+// that only doubled took five calls of a uniform leaf where three do.
+func TestLeafStepsFollowTheClock(t *testing.T) {
+	p, release, g1Done := busyPool(t) // nobody hungry: the leaf only steps
+	defer func() { close(release); <-g1Done }()
+	uniform := func(int) time.Duration { return 1 }
+	cases := []struct {
+		name string
+		n    int
+		cost func(i int) time.Duration
+	}{
+		{"50 µs uniform", 50_000, uniform},
+		{"90 µs uniform", 90_000, uniform},
+		{"1 ms uniform", 1_000_000, uniform},
+		{"climbing 100x", 100_000, func(i int) time.Duration { return time.Duration(1 + i/1000) }},
+		{"W3's last leaf at the full size", 16_000, func(i int) time.Duration { return w3Cost(100_000)(84_000 + i) }},
+		{"dear at the end", 100_000, func(i int) time.Duration {
+			if i >= 90_000 {
+				return 100
+			}
+			return 1
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newFakeClock()
+			type step struct {
+				n int
+				d time.Duration
+			}
+			var steps []step
+			next := 0
+			par.RunLeafClocked(p, tc.n, c.read, func(lo, hi int) {
+				require.Equal(t, next, lo, "steps in order and adjacent")
+				next = hi
+				t0 := c.now
+				c.charge(lo, hi, tc.cost)
+				steps = append(steps, step{hi - lo, c.now.Sub(t0)})
+			})
+			require.Equal(t, tc.n, next, "the steps cover the leaf")
+			total := c.now.Sub(time.Unix(0, 0))
+			if total <= 2*par.StepTarget/3 {
+				assert.Len(t, steps, 3, "a leaf whose rest fits one step: %v", steps)
+			}
+			assert.LessOrEqual(t, len(steps), int(3*total/par.StepTarget)+6, "steps for %v in all", total)
+			assert.LessOrEqual(t, steps[0].n, max(1, tc.n/split.LeafSteps), "the first step, blind")
+			for k := 1; k < len(steps); k++ {
+				s, prev := steps[k], steps[k-1]
+				assert.LessOrEqual(t, s.n, par.StepGrowth*prev.n, "step %d grew too fast", k)
+				planned := time.Duration(int64(s.n) * int64(prev.d) / int64(prev.n))
+				assert.LessOrEqual(t, planned, par.StepTarget+par.StepTarget/100, "step %d at the pace of step %d", k, k-1)
 			}
 		})
 	}

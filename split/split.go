@@ -74,9 +74,12 @@ func (s Splitter) Min() int { return s.min }
 // LeafSteps sets the first step of a leaf of an adaptive call: a LeafSteps-th
 // of the leaf. Between two steps the leaf looks once whether another worker is
 // hungry, and if so gives away half of what it has left; the steps after the
-// first follow the clock (package par). Shorter steps answer hunger sooner and
-// cost one look, and one call of the leaf's function, each.
-const LeafSteps = 16
+// first follow the clock (package par). The first step runs blind, so it is
+// short: a leaf sized by the pace of a cheap start can take thousands of times
+// longer than planned where cost climbs (W3 of `go run ./bench`: 12 ms for a
+// sixteenth of its last leaf); with the clock's help a uniform leaf still takes
+// two steps in all.
+const LeafSteps = 256
 
 // Step returns the length of the first step of a leaf of length n, a piece that
 // TrySplit declined to cut: n itself for a splitter of a fixed grain (Fixed:

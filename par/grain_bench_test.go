@@ -1,0 +1,92 @@
+package par_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/weftgo/weft/par"
+)
+
+// BenchmarkRangeSum is W1 and W3 of DESIGN.md written as `go run ./bench`
+// writes them (ForRange, a local sum per piece added to an atomic), beside
+// the sequential loop, static halves on goroutines and fixed grains, so that
+// changes to the splitting of ranges can be compared with benchstat in one
+// binary. Sizes are the bench's quick and full ones.
+func BenchmarkRangeSum(b *testing.B) {
+	type load struct {
+		name string
+		n    int
+		leaf func(n int) func(lo, hi int) uint64
+	}
+	loads := []load{
+		{"W1", 10_000_000, func(int) func(lo, hi int) uint64 { return squares }},
+		{"W1", 50_000_000, func(int) func(lo, hi int) uint64 { return squares }},
+		{"W3", 20_000, climbing},
+		{"W3", 100_000, climbing},
+	}
+	for _, l := range loads {
+		leaf := l.leaf(l.n)
+		n := l.n
+		run := func(name string, f func() uint64) {
+			b.Run(fmt.Sprintf("%s/n=%d/impl=%s", l.name, n, name), func(b *testing.B) {
+				want := leaf(0, n)
+				for b.Loop() {
+					if f() != want {
+						b.Fatal("wrong sum")
+					}
+				}
+			})
+		}
+		run("seq", func() uint64 { return leaf(0, n) })
+		run("adaptive", func() uint64 { return rangeSum(n, leaf) })
+		run("grain=n/16", func() uint64 { return rangeSum(n, leaf, par.WithGrain(n/16)) })
+		run("halves", func() uint64 {
+			var wg sync.WaitGroup
+			var parts [2]uint64
+			wg.Add(2)
+			for c := range 2 {
+				go func() {
+					defer wg.Done()
+					parts[c] = leaf(c*n/2, (c+1)*n/2)
+				}()
+			}
+			wg.Wait()
+			return parts[0] + parts[1]
+		})
+	}
+}
+
+func rangeSum(n int, leaf func(lo, hi int) uint64, opts ...par.Option) uint64 {
+	var total atomic.Uint64
+	par.ForRange(n, func(lo, hi int) { total.Add(leaf(lo, hi)) }, opts...)
+	return total.Load()
+}
+
+// squares is W1's leaf: the sum of x*x over [lo, hi).
+func squares(lo, hi int) uint64 {
+	var s uint64
+	for x := uint64(lo); x < uint64(hi); x++ {
+		s += x * x
+	}
+	return s
+}
+
+// climbing is W3's leaf over n elements: element i takes
+// 1 + i*i*4000/(n*n) steps of acc = acc*31 + 7.
+func climbing(n int) func(lo, hi int) uint64 {
+	m := uint64(n)
+	return func(lo, hi int) uint64 {
+		var s uint64
+		for i := lo; i < hi; i++ {
+			u := uint64(i)
+			acc := u
+			for k := 1 + u*u*4000/(m*m); k > 0; k-- {
+				acc = acc*31 + 7
+			}
+			s += acc
+		}
+		return s
+	}
+}
