@@ -9,7 +9,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// BenchmarkRangeSum is W1 and W3 of DESIGN.md written as `go run ./bench`
+// BenchmarkRangeSum is W1, W2 and W3 of DESIGN.md written as `go run ./bench`
 // writes them (ForRange, a local sum per piece added to an atomic), beside
 // the sequential loop, static halves on goroutines and fixed grains, so that
 // changes to the splitting of ranges can be compared with benchstat in one
@@ -23,6 +23,7 @@ func BenchmarkRangeSum(b *testing.B) {
 	loads := []load{
 		{"W1", 10_000_000, func(int) func(lo, hi int) uint64 { return squares }},
 		{"W1", 50_000_000, func(int) func(lo, hi int) uint64 { return squares }},
+		{"W2", 400_000, func(int) func(lo, hi int) uint64 { return varmap }},
 		{"W3", 20_000, climbing},
 		{"W3", 100_000, climbing},
 	}
@@ -69,6 +70,21 @@ func squares(lo, hi int) uint64 {
 	var s uint64
 	for x := uint64(lo); x < uint64(hi); x++ {
 		s += x * x
+	}
+	return s
+}
+
+// varmap is W2's leaf: element x takes x%100+1 steps of acc = acc*31 + 7
+// from acc = x.
+func varmap(lo, hi int) uint64 {
+	var s uint64
+	for i := lo; i < hi; i++ {
+		x := uint64(i)
+		acc := x
+		for k := x%100 + 1; k > 0; k-- {
+			acc = acc*31 + 7
+		}
+		s += acc
 	}
 	return s
 }
