@@ -74,14 +74,3 @@ func TestWakeCallerWakesAParkedSeat(t *testing.T) {
 	})
 	require.Equal(t, 0, p.Waiting(), "a caller that returned waits no more")
 }
-
-// While a call is in progress a worker with nothing to do searches on for a
-// while (a running leaf may fork for it), but not for ever: a call that gives
-// it nothing still lets it park.
-func TestLingerEndsInSleep(t *testing.T) {
-	p := sched.New(1)
-	defer p.Close()
-	p.Run(func(*sched.Worker) {
-		within(t, "the worker parking during a call that gives it nothing", func() bool { return p.Sleeping() == 1 })
-	})
-}

@@ -16,30 +16,6 @@ import (
 // that an idle pool goes quiet at once.
 const searchRounds = 32
 
-// lingerNanos is how long, after its search rounds, a participant with
-// nothing to do goes on searching instead of parking while a call is in
-// progress on its pool: a running leaf of that call looks for hunger between
-// steps of about 100 µs (package par) and forks for whoever is idle, and a
-// parked participant takes about 70 µs to wake on this project's machines
-// (BenchmarkWake) where a searching one takes the fork at once. An idle pool
-// (no call in progress) parks after its rounds, as before.
-const lingerNanos = int64(100 * time.Microsecond)
-
-// linger reports whether a participant whose search rounds found nothing
-// should go on searching, and keeps in *until when; *until is 0 before the
-// first call of a search. Owner only.
-func (w *Worker) linger(until *int64) bool {
-	p := w.pool
-	if p.calls.Load() == 0 { // orders nothing: a call that enters later pushes, and the push wakes us
-		return false
-	}
-	now := p.now()
-	if *until == 0 {
-		*until = now + lingerNanos
-	}
-	return now < *until
-}
-
 // Worker is one participant of a pool: a deque, and the goroutine that owns
 // it. A pool has two kinds: its own workers, each running the scheduling loop
 // on a goroutine of the pool, and seats, which a goroutine outside the pool
@@ -167,8 +143,7 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 			searching = p.startSearching()
 		}
 		if searching {
-			var until int64
-			for r := 0; r < searchRounds || w.linger(&until); r++ {
+			for r := 0; r < searchRounds; r++ {
 				if j := w.stealAny(); j != nil {
 					p.stopSearching(true)
 					w.beginBusy()
@@ -279,8 +254,7 @@ func (w *Worker) Wait(j *Job) {
 		w.beginBusy()
 	}()
 	for {
-		var until int64
-		for r := 0; r < searchRounds || w.linger(&until); r++ {
+		for r := 0; r < searchRounds; r++ {
 			x := w.Pop()
 			if x == nil {
 				if w.isPool {
@@ -301,7 +275,7 @@ func (w *Worker) Wait(j *Job) {
 				w.beginBusy()
 				w.execute(x)
 				w.endBusy()
-				r, until = 0, 0
+				r = 0
 			} else if !hungry {
 				p.waiting.Add(1) // after a fruitless round: a leaf that loads it may fork for us
 				hungry = true
