@@ -68,12 +68,15 @@
 // call is left longer than about 50 µs at that pace (nor cut into more than
 // 128 pieces per participant by it), so that a core that slows down in the
 // middle of a piece holds up the end of the call by little.
-// A piece that has started still answers demand: it runs in steps (the first
-// a sixteenth of it, the next ones of about 100 µs by the clock), and
-// between two steps it looks once (two atomic loads) whether another
-// participant of the pool has nothing to do; if one has, and no job of its own
-// waits unstolen, it forks the second half of what it has left (lazy binary
-// splitting). So the last pieces of a range whose cost climbs toward its end,
+// The prefix's chunks grow only as far as the pace of the last one says the
+// budget allows, so a range whose cost climbs does not keep the caller alone
+// for long. A piece that has started still answers demand: it runs in steps
+// (the first a small part of it; then all the rest if that should take no
+// longer than about 100 µs at the pace seen so far, else about 100 µs' worth,
+// by the clock), and between two steps it looks once (two atomic loads)
+// whether another participant of the pool has nothing to do; if one has, and
+// no job of its own waits unstolen, it forks the second half of what it has
+// left (lazy binary splitting). So the last pieces of a range whose cost climbs toward its end,
 // sized by the cheap start, are shared while they run instead of holding the
 // call's end on one core. Calls whose result must not depend on timing (Sum
 // of floats) give away only nodes of their fixed tree.
