@@ -53,6 +53,10 @@ type Pipe[T any] struct {
 	// when oneToOne, unknown otherwise. Only the stages that need positions
 	// call it, so a pipe that never asks for them pays nothing.
 	openPos func() posFeeder[T]
+	// add, if not nil, is an adder[T] (zipsum.go) that Sum uses in place of
+	// open: set by Zip alone, and dropped by every stage after it, since
+	// each builds a new Pipe.
+	add any
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in

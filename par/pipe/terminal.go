@@ -181,6 +181,13 @@ func (t *sumTask[T]) tree(w *par.Worker, s span) T {
 
 // leaf sums the blocks [lo, hi) on one goroutine, over the canonical tree.
 func (t *sumTask[T]) leaf(lo, hi int) T {
+	if add, ok := t.p.add.(adder[T]); ok {
+		return split.Pairwise(lo, hi, func(b int) T {
+			blo, bhi := split.BlockRange(b, t.p.n)
+			a0, a1, a2, a3 := add(blo, bhi, 0, 0, 0, 0)
+			return (a0 + a1) + (a2 + a3)
+		}, func(a, b T) T { return a + b })
+	}
 	feed := t.p.open()
 	var a0, a1, a2, a3 T
 	add := func(xs []T) { a0, a1, a2, a3 = add4(xs, a0, a1, a2, a3) }
