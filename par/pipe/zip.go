@@ -106,7 +106,7 @@ func zip3[A, B, C, T any](out []T, a []A, b []B, c []C, f func(A, B, C) T) {
 // another.)
 func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
-	t := productTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers))}
+	t := productTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, mul4[T])}
 	if blocks <= t.grain || p.n <= split.StreamLen(8) {
 		checkOpts(opts)
 		if blocks == 0 {
@@ -124,6 +124,7 @@ func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
 type productTask[T par.Number] struct {
 	p     *Pipe[T]
 	grain int
+	ls    *leaves[[4]T]
 }
 
 func (t *productTask[T]) tree(w *par.Worker, s span) T {
@@ -138,15 +139,14 @@ func (t *productTask[T]) tree(w *par.Worker, s span) T {
 // leaf multiplies the blocks [lo, hi) on one goroutine, over the canonical
 // tree.
 func (t *productTask[T]) leaf(lo, hi int) T {
-	feed := t.p.open()
-	var a0, a1, a2, a3 T
-	mul := func(xs []T) { a0, a1, a2, a3 = mul4(xs, a0, a1, a2, a3) }
-	return split.Pairwise(lo, hi, func(b int) T {
-		a0, a1, a2, a3 = 1, 1, 1, 1
-		blo, bhi := split.BlockRange(b, t.p.n)
-		feed(blo, bhi, mul)
-		return (a0 * a1) * (a2 * a3)
+	st := t.ls.get(lo)
+	s := split.Pairwise(lo, hi, func(b int) T {
+		st.acc = [4]T{1, 1, 1, 1}
+		st.feed(split.BlockRange(b, t.p.n))
+		return (st.acc[0] * st.acc[1]) * (st.acc[2] * st.acc[3])
 	}, func(a, b T) T { return a * b })
+	t.ls.put(st, hi)
+	return s
 }
 
 // mul4 multiplies four accumulators by xs in the pattern of Sum's add4, with
