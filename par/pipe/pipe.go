@@ -9,7 +9,9 @@
 // terminal cuts the source's index range as the par functions do (see package
 // par), and each piece runs every stage on its items in batches of up to 256,
 // so a stage costs one call of its function per item and no allocation per
-// item.
+// item. A stage's buffers are allocated once per goroutine that runs pieces
+// of a terminal call, and reused by the pieces it runs after (leaves.go),
+// not once per piece.
 //
 // Go methods cannot take type parameters, so the stages that keep the item
 // type are methods (Filter, and the terminals Collect, Count, Reduce, ForEach,
