@@ -111,9 +111,10 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 	if key == nil {
 		panic("pipe: GroupBy: key is nil")
 	}
-	gs := par.ReduceRange(p.n, map[K]*group[T]{}, func(lo, hi int) map[K]*group[T] {
-		m := map[K]*group[T]{}
-		p.open()(lo, hi, func(xs []T) {
+	ls := &leaves[map[K]*group[T]]{open: func(st *leafState[map[K]*group[T]]) {
+		feed := p.open()
+		sink := func(xs []T) {
+			m := st.acc
 			for _, x := range xs {
 				k := key(x)
 				g := m[k]
@@ -125,7 +126,15 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 				g.tail.items = append(g.tail.items, x)
 				g.n++
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	gs := par.ReduceRange(p.n, map[K]*group[T]{}, func(lo, hi int) map[K]*group[T] {
+		st := ls.get(lo)
+		m := map[K]*group[T]{} // this call's result: a map of its own
+		st.acc = m
+		st.feed(lo, hi)
+		ls.put(st, hi)
 		return m
 	}, mergeGroups[K, T], groupOpts(p.n, opts)...)
 	out := make(map[K][]T, len(gs))

@@ -249,12 +249,19 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 		panic("pipe: ForEachIndex: f is nil")
 	}
 	open := p.mustPositions("ForEachIndex")
-	par.ForRange(p.n, func(lo, hi int) {
-		open()(lo, hi, func(pos []int, xs []T) {
+	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
+		feed := open()
+		sink := func(pos []int, xs []T) {
 			for k, x := range xs {
 				f(pos[k], x)
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	par.ForRange(p.n, func(lo, hi int) {
+		st := ls.get(lo)
+		st.feed(lo, hi)
+		ls.put(st, hi)
 	}, opts...)
 }
 
@@ -305,31 +312,36 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 	open := p.mustPositions(name)
 	var best atomic.Int64 // least matching position so far; every CAS happens before ReduceRange returns
 	best.Store(math.MaxInt64)
-	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
-		for a := lo; a < hi; a = min(hi, (a/batch+1)*batch) {
-			if int64(a) > best.Load() { // an earlier match settles it
-				return nil
-			}
-			var h *hit[T]
-			feed(a, min(hi, (a/batch+1)*batch), func(pos []int, xs []T) {
-				for k, x := range xs {
-					if h == nil && pred(x) {
-						h = &hit[T]{pos[k], x}
-					}
+		sink := func(pos []int, xs []T) {
+			for k, x := range xs {
+				if st.acc == nil && pred(x) {
+					st.acc = &hit[T]{pos[k], x}
 				}
-			})
-			if h != nil {
+			}
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+		st := ls.get(lo)
+		var h *hit[T]
+		for a := lo; a < hi && h == nil; a = min(hi, (a/batch+1)*batch) {
+			if int64(a) > best.Load() { // an earlier match settles it
+				break
+			}
+			st.feed(a, min(hi, (a/batch+1)*batch))
+			if h = st.acc; h != nil {
 				for {
 					cur := best.Load()
 					if int64(h.pos) >= cur || best.CompareAndSwap(cur, int64(h.pos)) {
 						break
 					}
 				}
-				return h
 			}
 		}
-		return nil
+		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
+		return h
 	}, func(l, r *hit[T]) *hit[T] {
 		if l != nil {
 			return l
@@ -352,34 +364,39 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 	// The pieces are cut from the mirrored range, so that the timed prefix
 	// and the left-first order of the bridge start from the end, where the
 	// answer is looked for first.
-	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
+	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
+		sink := func(pos []int, xs []T) {
+			for k, x := range xs {
+				if pred(x) {
+					st.acc = &hit[T]{pos[k], x}
+				}
+			}
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
+		st := ls.get(mlo)
 		lo, hi := p.n-mhi, p.n-mlo
-		for b := hi; b > lo; {
+		var h *hit[T]
+		for b := hi; b > lo && h == nil; {
 			a := max(lo, (b-1)/batch*batch)
 			if int64(b) <= best.Load() { // a later match settles it
-				return nil
+				break
 			}
-			var h *hit[T]
-			feed(a, b, func(pos []int, xs []T) {
-				for k, x := range xs {
-					if pred(x) {
-						h = &hit[T]{pos[k], x}
-					}
-				}
-			})
-			if h != nil {
+			st.feed(a, b)
+			if h = st.acc; h != nil {
 				for {
 					cur := best.Load()
 					if int64(h.pos) <= cur || best.CompareAndSwap(cur, int64(h.pos)) {
 						break
 					}
 				}
-				return h
 			}
 			b = a
 		}
-		return nil
+		ls.put(st, mhi) // not deferred: a state whose callback panicked is dropped
+		return h
 	}, func(l, r *hit[T]) *hit[T] { // l holds the later positions
 		if l != nil {
 			return l

@@ -9,7 +9,9 @@
 // terminal cuts the source's index range as the par functions do (see package
 // par), and each piece runs every stage on its items in batches of up to 256,
 // so a stage costs one call of its function per item and no allocation per
-// item.
+// item. A stage's buffers are allocated once per goroutine that runs pieces
+// of a terminal call, and reused by the pieces it runs after (leaves.go),
+// not once per piece.
 //
 // Go methods cannot take type parameters, so the stages that keep the item
 // type are methods (Filter, and the terminals Collect, Count, Reduce, ForEach,
@@ -53,6 +55,10 @@ type Pipe[T any] struct {
 	// when oneToOne, unknown otherwise. Only the stages that need positions
 	// call it, so a pipe that never asks for them pays nothing.
 	openPos func() posFeeder[T]
+	// add, if not nil, is an adder[T] (zipsum.go) that Sum uses in place of
+	// open: set by Zip alone, and dropped by every stage after it, since
+	// each builds a new Pipe.
+	add any
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in

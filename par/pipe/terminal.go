@@ -37,15 +37,29 @@ func joinChunks[T any](a, b chunks[T]) chunks[T] {
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	if p.oneToOne {
 		out := make([]T, p.n)
+		ls := &leaves[int]{open: func(st *leafState[int]) {
+			feed := p.open()
+			sink := func(xs []T) { st.acc += copy(out[st.acc:], xs) }
+			st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+		}}
 		par.ForRange(p.n, func(lo, hi int) {
-			i := lo
-			p.open()(lo, hi, func(xs []T) { i += copy(out[i:], xs) })
+			st := ls.get(lo)
+			st.acc = lo
+			st.feed(lo, hi)
+			ls.put(st, hi)
 		}, opts...)
 		return out
 	}
+	ls := &leaves[[]T]{open: func(st *leafState[[]T]) {
+		feed := p.open()
+		sink := func(xs []T) { st.acc = append(st.acc, xs...) }
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
 	l := par.ReduceRange(p.n, chunks[T]{}, func(lo, hi int) chunks[T] {
-		var items []T
-		p.open()(lo, hi, func(xs []T) { items = append(items, xs...) })
+		st := ls.get(lo)
+		st.feed(lo, hi)
+		items := st.acc // a slice of this call's own: put drops it from st
+		ls.put(st, hi)
 		if len(items) == 0 {
 			return chunks[T]{}
 		}
@@ -68,12 +82,19 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 	if f == nil {
 		panic("pipe: ForEach: f is nil")
 	}
-	par.ForRange(p.n, func(lo, hi int) {
-		p.open()(lo, hi, func(xs []T) {
+	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
+		feed := p.open()
+		sink := func(xs []T) {
 			for _, x := range xs {
 				f(x)
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	par.ForRange(p.n, func(lo, hi int) {
+		st := ls.get(lo)
+		st.feed(lo, hi)
+		ls.put(st, hi)
 	}, opts...)
 }
 
@@ -83,9 +104,16 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 		checkOpts(opts)
 		return p.n
 	}
+	ls := &leaves[int]{open: func(st *leafState[int]) {
+		feed := p.open()
+		sink := func(xs []T) { st.acc += len(xs) }
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
 	return par.ReduceRange(p.n, 0, func(lo, hi int) int {
-		n := 0
-		p.open()(lo, hi, func(xs []T) { n += len(xs) })
+		st := ls.get(lo)
+		st.feed(lo, hi)
+		n := st.acc
+		ls.put(st, hi)
 		return n
 	}, func(a, b int) int { return a + b }, opts...)
 }
@@ -97,13 +125,21 @@ func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 	if op == nil {
 		panic("pipe: Reduce: op is nil")
 	}
-	return par.ReduceRange(p.n, identity, func(lo, hi int) T {
-		acc := identity
-		p.open()(lo, hi, func(xs []T) {
+	ls := &leaves[T]{open: func(st *leafState[T]) {
+		feed := p.open()
+		sink := func(xs []T) {
 			for _, x := range xs {
-				acc = op(acc, x)
+				st.acc = op(st.acc, x)
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	return par.ReduceRange(p.n, identity, func(lo, hi int) T {
+		st := ls.get(lo)
+		st.acc = identity
+		st.feed(lo, hi)
+		acc := st.acc
+		ls.put(st, hi)
 		return acc
 	}, op, opts...)
 }
@@ -120,13 +156,21 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 	if merge == nil {
 		panic("pipe: Fold: merge is nil")
 	}
-	return par.ReduceRange(p.n, identity, func(lo, hi int) R {
-		acc := identity
-		p.open()(lo, hi, func(xs []T) {
+	ls := &leaves[R]{open: func(st *leafState[R]) {
+		feed := p.open()
+		sink := func(xs []T) {
 			for _, x := range xs {
-				acc = fold(acc, x)
+				st.acc = fold(st.acc, x)
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	return par.ReduceRange(p.n, identity, func(lo, hi int) R {
+		st := ls.get(lo)
+		st.acc = identity
+		st.feed(lo, hi)
+		acc := st.acc
+		ls.put(st, hi)
 		return acc
 	}, merge, opts...)
 }
@@ -139,7 +183,7 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 // number of workers.
 func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
-	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers))}
+	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, add4[T])}
 	if blocks <= t.grain || p.n <= split.StreamLen(8) {
 		checkOpts(opts)
 		if blocks == 0 {
@@ -168,6 +212,7 @@ type span struct{ lo, hi int }
 type sumTask[T par.Number] struct {
 	p     *Pipe[T]
 	grain int
+	ls    *leaves[[4]T] // the leaves' feeders, reused by the leaves after them
 }
 
 func (t *sumTask[T]) tree(w *par.Worker, s span) T {
@@ -181,15 +226,34 @@ func (t *sumTask[T]) tree(w *par.Worker, s span) T {
 
 // leaf sums the blocks [lo, hi) on one goroutine, over the canonical tree.
 func (t *sumTask[T]) leaf(lo, hi int) T {
-	feed := t.p.open()
-	var a0, a1, a2, a3 T
-	add := func(xs []T) { a0, a1, a2, a3 = add4(xs, a0, a1, a2, a3) }
-	return split.Pairwise(lo, hi, func(b int) T {
-		a0, a1, a2, a3 = 0, 0, 0, 0
-		blo, bhi := split.BlockRange(b, t.p.n)
-		feed(blo, bhi, add)
-		return (a0 + a1) + (a2 + a3)
+	if add, ok := t.p.add.(adder[T]); ok {
+		return split.Pairwise(lo, hi, func(b int) T {
+			blo, bhi := split.BlockRange(b, t.p.n)
+			a0, a1, a2, a3 := add(blo, bhi, 0, 0, 0, 0)
+			return (a0 + a1) + (a2 + a3)
+		}, func(a, b T) T { return a + b })
+	}
+	st := t.ls.get(lo)
+	s := split.Pairwise(lo, hi, func(b int) T {
+		st.acc = [4]T{}
+		st.feed(split.BlockRange(b, t.p.n))
+		return (st.acc[0] + st.acc[1]) + (st.acc[2] + st.acc[3])
 	}, func(a, b T) T { return a + b })
+	t.ls.put(st, hi)
+	return s
+}
+
+// blockLeaves returns the leaves of Sum or Product over p: each state feeds
+// a block into its four accumulators with fold4 (add4 or mul4).
+func blockLeaves[T par.Number](p Pipe[T], fold4 func(xs []T, a0, a1, a2, a3 T) (T, T, T, T)) *leaves[[4]T] {
+	return &leaves[[4]T]{open: func(st *leafState[[4]T]) {
+		feed := p.open()
+		sink := func(xs []T) {
+			a := &st.acc
+			a[0], a[1], a[2], a[3] = fold4(xs, a[0], a[1], a[2], a[3])
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
 }
 
 // add4 adds xs to four accumulators in the pattern of par.Sum's blocks. The
@@ -219,22 +283,27 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 	type hit struct{ x T }
 	var best atomic.Int64 // least source position with a match so far
 	best.Store(math.MaxInt64)
-	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
+	ls := &leaves[*hit]{open: func(st *leafState[*hit]) {
 		feed := p.open()
+		sink := func(xs []T) {
+			for _, x := range xs {
+				if st.acc == nil && pred(x) {
+					st.acc = &hit{x: x}
+				}
+			}
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
+		st := ls.get(lo)
 		for a := lo; a < hi; a += batch {
 			if int64(a) > best.Load() { // an earlier match settles it
+				ls.put(st, hi)
 				return nil
 			}
-			b := min(hi, a+batch)
-			var h *hit
-			feed(a, b, func(xs []T) {
-				for _, x := range xs {
-					if h == nil && pred(x) {
-						h = &hit{x: x}
-					}
-				}
-			})
-			if h != nil {
+			st.feed(a, min(hi, a+batch))
+			if h := st.acc; h != nil {
+				ls.put(st, hi)
 				for { // lower best to a unless an earlier position is there
 					cur := best.Load()
 					if int64(a) >= cur || best.CompareAndSwap(cur, int64(a)) {
@@ -244,6 +313,7 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 				return h
 			}
 		}
+		ls.put(st, hi)
 		return nil
 	}, func(l, r *hit) *hit {
 		if l != nil {
@@ -264,18 +334,24 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 		panic("pipe: Any: pred is nil")
 	}
 	var hit atomic.Bool
-	par.ForRange(p.n, func(lo, hi int) {
+	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
 		feed := p.open()
-		for a := lo; a < hi && !hit.Load(); a += batch {
-			feed(a, min(hi, a+batch), func(xs []T) {
-				for _, x := range xs {
-					if pred(x) {
-						hit.Store(true)
-						return
-					}
+		sink := func(xs []T) {
+			for _, x := range xs {
+				if pred(x) {
+					hit.Store(true)
+					return
 				}
-			})
+			}
 		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	par.ForRange(p.n, func(lo, hi int) {
+		st := ls.get(lo)
+		for a := lo; a < hi && !hit.Load(); a += batch {
+			st.feed(a, min(hi, a+batch))
+		}
+		ls.put(st, hi)
 	}, opts...)
 	return hit.Load()
 }
@@ -308,17 +384,25 @@ type maybe[T any] struct {
 }
 
 func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) {
-	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] {
-		var m maybe[T]
-		p.open()(lo, hi, func(xs []T) {
+	ls := &leaves[maybe[T]]{open: func(st *leafState[maybe[T]]) {
+		feed := p.open()
+		sink := func(xs []T) {
+			m := &st.acc
 			for _, x := range xs {
 				if !m.ok {
-					m = maybe[T]{x, true}
+					*m = maybe[T]{x, true}
 				} else {
 					m.v = better(m.v, x)
 				}
 			}
-		})
+		}
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] {
+		st := ls.get(lo)
+		st.feed(lo, hi)
+		m := st.acc
+		ls.put(st, hi)
 		return m
 	}, func(a, b maybe[T]) maybe[T] {
 		if !a.ok {

@@ -14,15 +14,16 @@ import (
 // made them differ.
 //
 // A dot product is Sum(Zip(xs, ys, mul)): one pass over both slices, whose
-// allocations do not grow with the length (a batch buffer per piece, a few
-// records per fork: O(P log n) at most), and whose float result is the same
-// on every run. f is called through a function value per element, which Go
-// cannot inline, and that call rather than memory bounds the pass: over
-// 50,000,000 float64 pairs (BenchmarkDot, medians of 5 in one run on 2 busy
-// cores) Sum(Zip) took 112 ms, the plain loop 110 ms, the loop calling mul
-// through a function value 310 ms, and the loop split over two goroutines 66
-// ms. Where the last factor matters, write the loop in the leaf of
-// par.ForRange or par.ReduceRange. The stages read a and b while a terminal
+// allocations do not grow with the length (a few records per fork: O(P log
+// n) at most), and whose float result is the same on every run. Sum of a
+// Zip whose f returns one of Go's predeclared number types adds f's results
+// as they come back, with no batch buffer between, in the pattern of
+// par.Sum's blocks, so with the same bits as par.Sum over the collected
+// products; and it asks the memory for the pairs a few blocks ahead. f is
+// still called through a function value per pair, which Go cannot inline:
+// over 50,000,000 float64 pairs (BenchmarkDot, 2 cores) Sum(Zip) took about
+// two thirds of the plain loop's time, where the loop written in the leaf of
+// par.ReduceRange took one half. The stages read a and b while a terminal
 // runs; they must not be modified until it returns.
 func Zip[A, B, T any](a []A, b []B, f func(A, B) T) Pipe[T] {
 	if f == nil {
@@ -31,7 +32,7 @@ func Zip[A, B, T any](a []A, b []B, f func(A, B) T) Pipe[T] {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("pipe: Zip: len(a) = %d, len(b) = %d", len(a), len(b)))
 	}
-	return Pipe[T]{n: len(a), oneToOne: true, open: func() feeder[T] {
+	return Pipe[T]{n: len(a), oneToOne: true, add: zipAdder(a, b, f), open: func() feeder[T] {
 		buf := make([]T, batch)
 		return func(lo, hi int, sink func([]T)) {
 			for lo < hi {
@@ -105,7 +106,7 @@ func zip3[A, B, C, T any](out []T, a []A, b []B, c []C, f func(A, B, C) T) {
 // another.)
 func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
-	t := productTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers))}
+	t := productTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, mul4[T])}
 	if blocks <= t.grain || p.n <= split.StreamLen(8) {
 		checkOpts(opts)
 		if blocks == 0 {
@@ -123,6 +124,7 @@ func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
 type productTask[T par.Number] struct {
 	p     *Pipe[T]
 	grain int
+	ls    *leaves[[4]T]
 }
 
 func (t *productTask[T]) tree(w *par.Worker, s span) T {
@@ -137,15 +139,14 @@ func (t *productTask[T]) tree(w *par.Worker, s span) T {
 // leaf multiplies the blocks [lo, hi) on one goroutine, over the canonical
 // tree.
 func (t *productTask[T]) leaf(lo, hi int) T {
-	feed := t.p.open()
-	var a0, a1, a2, a3 T
-	mul := func(xs []T) { a0, a1, a2, a3 = mul4(xs, a0, a1, a2, a3) }
-	return split.Pairwise(lo, hi, func(b int) T {
-		a0, a1, a2, a3 = 1, 1, 1, 1
-		blo, bhi := split.BlockRange(b, t.p.n)
-		feed(blo, bhi, mul)
-		return (a0 * a1) * (a2 * a3)
+	st := t.ls.get(lo)
+	s := split.Pairwise(lo, hi, func(b int) T {
+		st.acc = [4]T{1, 1, 1, 1}
+		st.feed(split.BlockRange(b, t.p.n))
+		return (st.acc[0] * st.acc[1]) * (st.acc[2] * st.acc[3])
 	}, func(a, b T) T { return a * b })
+	t.ls.put(st, hi)
+	return s
 }
 
 // mul4 multiplies four accumulators by xs in the pattern of Sum's add4, with
