@@ -11,7 +11,8 @@ import (
 
 // BenchmarkRangeSum is W1, W2 and W3 of DESIGN.md written as `go run ./bench`
 // writes them (ForRange, a local sum per piece added to an atomic), beside
-// the sequential loop, static halves on goroutines and fixed grains, so that
+// the sequential loop, static halves on goroutines, blocks taken from an
+// atomic counter and fixed grains, so that
 // changes to the splitting of ranges can be compared with benchstat in one
 // binary. Sizes are the bench's quick and full ones.
 func BenchmarkRangeSum(b *testing.B) {
@@ -43,6 +44,24 @@ func BenchmarkRangeSum(b *testing.B) {
 		run("seq", func() uint64 { return leaf(0, n) })
 		run("adaptive", func() uint64 { return rangeSum(n, leaf) })
 		run("grain=n/16", func() uint64 { return rangeSum(n, leaf, par.WithGrain(n/16)) })
+		run("blocks", func() uint64 { // `go run ./bench`'s dynamic: 128 blocks from an atomic counter
+			const blocks = 128
+			size := (n + blocks - 1) / blocks
+			var next atomic.Int64
+			var total atomic.Uint64
+			var wg sync.WaitGroup
+			wg.Add(2)
+			for range 2 {
+				go func() {
+					defer wg.Done()
+					for c := int(next.Add(1) - 1); c < blocks; c = int(next.Add(1) - 1) {
+						total.Add(leaf(c*size, min(n, (c+1)*size)))
+					}
+				}()
+			}
+			wg.Wait()
+			return total.Load()
+		})
 		run("halves", func() uint64 {
 			var wg sync.WaitGroup
 			var parts [2]uint64
