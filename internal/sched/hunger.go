@@ -1,5 +1,10 @@
 package sched
 
+import (
+	"runtime"
+	"time"
+)
+
 // Hunger: how a leaf that is already running learns that another participant
 // has nothing to do, so that it can give away part of what it has left (lazy
 // binary splitting: Tzannes, Caragea, Barua and Vishkin, "Lazy binary-splitting:
@@ -59,3 +64,24 @@ func (w *Worker) WakeCaller() {
 // larger one (Tzannes et al. split a running loop only when the worker's own
 // deque is empty). Owner only.
 func (w *Worker) Len() int { return w.dq.Len() }
+
+// yieldEvery is how long a worker runs steps of running leaves before Yield
+// lets the Go scheduler in. A participant never blocks while its call has
+// work, so without it a goroutine of the program, and the garbage collector's
+// mark workers, would get its thread only when the runtime preempts it, every
+// 10 ms: with GOMAXPROCS 2 the collector has no dedicated mark worker, only
+// fractional ones that run when a processor schedules, and a collection that
+// began as a call allocated its result was left to the call's own
+// allocations (mark assists), which made W7 of `go run ./bench` (a map whose
+// every element allocates) take twice as long in one call out of four.
+const yieldEvery = time.Millisecond
+
+// Yield calls runtime.Gosched if yieldEvery has passed since the worker last
+// did, now being the time; running leaves call it between steps, which
+// already read the clock. Owner only.
+func (w *Worker) Yield(now time.Time) {
+	if now.Sub(w.yielded) >= yieldEvery {
+		w.yielded = now
+		runtime.Gosched()
+	}
+}
