@@ -76,11 +76,12 @@
 // by the clock), and between two steps it looks once (two atomic loads)
 // whether another participant of the pool has nothing to do; if one has, and
 // no job of its own waits unstolen, it forks the second half of what it has
-// left (lazy binary splitting). Once a millisecond a step also calls
-// runtime.Gosched: the participants of a call never block while it has work,
-// and without it the garbage collector's mark workers (with GOMAXPROCS up to
-// 3, only fractional ones, which run when a processor schedules) and the
-// program's other goroutines would wait for the runtime's 10 ms preemption. So the last pieces of a range whose cost climbs toward its end,
+// left (lazy binary splitting). While no participant is idle, a step also
+// calls runtime.Gosched once a millisecond: the participants of a call never
+// block while it has work, and without it the garbage collector's mark
+// workers (with GOMAXPROCS up to 3, only fractional ones, which run when a
+// processor schedules) and the program's other goroutines would wait for the
+// runtime's 10 ms preemption. So the last pieces of a range whose cost climbs toward its end,
 // sized by the cheap start, are shared while they run instead of holding the
 // call's end on one core. Calls whose result must not depend on timing (Sum
 // of floats) give away only nodes of their fixed tree.
