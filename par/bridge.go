@@ -194,7 +194,7 @@ func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R
 		now := clock()
 		if el := now.Sub(t); el <= 0 {
 			step *= stepGrowth // a clock too coarse to tell
-		} else if hi-cur <= step*stepGrowth && int64(hi-cur)*int64(el) <= int64(step)*int64(stepTarget) {
+		} else if hi-cur <= step*stepGrowth && int64(hi-cur) <= int64(step)*int64(stepTarget)/int64(el) {
 			step = hi - cur // the rest takes about a step at the last one's pace
 		} else {
 			// The next step takes about stepTarget at the last one's pace,
