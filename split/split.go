@@ -78,7 +78,7 @@ func (s Splitter) Min() int { return s.min }
 // short: a leaf sized by the pace of a cheap start can take thousands of times
 // longer than planned where cost climbs (W3 of `go run ./bench`: 12 ms for a
 // sixteenth of its last leaf); with the clock's help a uniform leaf still takes
-// two steps in all.
+// three steps in all.
 const LeafSteps = 256
 
 // Step returns the length of the first step of a leaf of length n, a piece that

@@ -86,6 +86,7 @@ const yieldEvery = time.Millisecond
 func (w *Worker) Yield(now time.Time) {
 	if now.Sub(w.yielded) >= yieldEvery {
 		w.yielded = now
+		w.local.yields++
 		runtime.Gosched()
 	}
 }
