@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/weftgo/weft/par"
@@ -33,7 +34,7 @@ func ExampleScan() {
 	deposits := []int{5, 3, -2, 10, -4}
 	balance := par.Scan(deposits, 0, func(a, b int) int { return a + b })
 	fmt.Println(balance)
-	highest := par.Scan(deposits, -1<<63, func(a, b int) int { return max(a, b) })
+	highest := par.Scan(deposits, math.MinInt, func(a, b int) int { return max(a, b) })
 	fmt.Println(highest)
 	// Output:
 	// [5 8 6 16 12]

@@ -88,7 +88,7 @@ func New[T any]() Worker[T] {
 // rounded up to a power of two (at least 2). Tests use a tiny capacity to make
 // the buffer grow often.
 func NewCap[T any](capacity int) Worker[T] {
-	if capacity > 1<<40 {
+	if int64(capacity) > 1<<40 { // int64: a constant of 1<<40 overflows int on 32-bit platforms
 		panic("deque: NewCap: capacity too large")
 	}
 	c := int64(2)

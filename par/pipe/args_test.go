@@ -38,7 +38,7 @@ func requireUsable(t *testing.T, opts []par.Option) {
 	t.Helper()
 	p := pipe.Range(0, 100_000).Filter(func(x int) bool { return x%2 == 0 })
 	require.Equal(t, 50_000, p.Count(opts...))
-	require.Equal(t, 100_000*99_999/2, pipe.Sum(pipe.Range(0, 100_000), opts...))
+	require.Equal(t, 10_000*9_999/2, pipe.Sum(pipe.Range(0, 10_000), opts...)) // fits a 32-bit int
 }
 
 func TestNilFunctionMessages(t *testing.T) {
