@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -151,16 +152,37 @@ func TestFindMoreStopsEarly(t *testing.T) {
 
 // TestFindLastSkipsLeft: once the last element matches, the pieces to its
 // left are skipped: with a task per 1000 elements, only pieces already
-// running when the match was found call pred.
+// running when the match was found call pred after it. (Before the match the
+// other participants may run any number of pieces, if the one that holds the
+// last element is slow to start: once caught under -race in CI, 28,894 calls
+// in all where a bound on all calls expected 25,000.)
 func TestFindLastSkipsLeft(t *testing.T) {
 	n := bigN()
 	in := make([]int8, n)
 	in[n-1] = 1
 	for _, p := range testPools(t) {
-		var calls atomic.Int64
-		i := par.FindLastIndex(in, func(x int8) bool { calls.Add(1); return x == 1 }, append(poolOpts(p), par.WithGrain(1000))...)
+		var found atomic.Bool
+		var after atomic.Int64 // calls of pred that began after the match was found
+		pred := func(x int8) bool {
+			if found.Load() {
+				after.Add(1)
+			}
+			if x == 1 {
+				found.Store(true)
+				return true
+			}
+			return false
+		}
+		i := par.FindLastIndex(in, pred, append(poolOpts(p), par.WithGrain(1000))...)
 		require.Equal(t, n-1, i)
-		require.Less(t, calls.Load(), int64(n/4), "%s: pred called %d times", poolName(p), calls.Load())
+		workers := runtime.GOMAXPROCS(0)
+		if p != nil {
+			workers = p.Workers()
+		}
+		// Each other participant may finish the piece it runs and one it
+		// began as the match was being published.
+		bound := int64(2 * workers * 1000)
+		require.LessOrEqual(t, after.Load(), bound, "%s: pred called %d times after the match", poolName(p), after.Load())
 	}
 }
 
