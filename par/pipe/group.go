@@ -111,9 +111,8 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 	if key == nil {
 		panic("pipe: GroupBy: key is nil")
 	}
-	ls := &leaves[map[K]*group[T]]{open: func(st *leafState[map[K]*group[T]]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(st *leafState[map[K]*group[T]]) func([]T) {
+		return func(xs []T) {
 			m := st.acc
 			for _, x := range xs {
 				k := key(x)
@@ -127,15 +126,9 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 				g.n++
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	})
 	gs := par.ReduceRange(p.n, map[K]*group[T]{}, func(lo, hi int) map[K]*group[T] {
-		st := ls.get(lo)
-		m := map[K]*group[T]{} // this call's result: a map of its own
-		st.acc = m
-		st.feed(lo, hi)
-		ls.put(st, hi)
-		return m
+		return ls.run(lo, hi, map[K]*group[T]{}) // this call's result: a map of its own
 	}, mergeGroups[K, T], groupOpts(p.n, opts)...)
 	out := make(map[K][]T, len(gs))
 	for k, g := range gs {

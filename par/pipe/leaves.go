@@ -72,3 +72,24 @@ func (l *leaves[A]) put(st *leafState[A], hi int) {
 	l.free = append(l.free, st)
 	l.mu.Unlock()
 }
+
+// leavesOf returns the leaves of a terminal over p whose states feed their
+// items to the sink that sinkOf makes for each: the boilerplate of opening
+// a state, written once.
+func leavesOf[T, A any](p Pipe[T], sinkOf func(st *leafState[A]) func([]T)) *leaves[A] {
+	return &leaves[A]{open: func(st *leafState[A]) {
+		feed, sink := p.open(), sinkOf(st)
+		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+	}}
+}
+
+// run feeds [lo, hi) through a state whose acc starts at init, gives the
+// state back and returns what acc became.
+func (l *leaves[A]) run(lo, hi int, init A) A {
+	st := l.get(lo)
+	st.acc = init
+	st.feed(lo, hi)
+	acc := st.acc
+	l.put(st, hi)
+	return acc
+}

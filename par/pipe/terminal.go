@@ -37,29 +37,17 @@ func joinChunks[T any](a, b chunks[T]) chunks[T] {
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	if p.oneToOne {
 		out := make([]T, p.n)
-		ls := &leaves[int]{open: func(st *leafState[int]) {
-			feed := p.open()
-			sink := func(xs []T) { st.acc += copy(out[st.acc:], xs) }
-			st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-		}}
-		par.ForRange(p.n, func(lo, hi int) {
-			st := ls.get(lo)
-			st.acc = lo
-			st.feed(lo, hi)
-			ls.put(st, hi)
-		}, opts...)
+		ls := leavesOf(p, func(st *leafState[int]) func([]T) {
+			return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
+		})
+		par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, lo) }, opts...)
 		return out
 	}
-	ls := &leaves[[]T]{open: func(st *leafState[[]T]) {
-		feed := p.open()
-		sink := func(xs []T) { st.acc = append(st.acc, xs...) }
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	ls := leavesOf(p, func(st *leafState[[]T]) func([]T) {
+		return func(xs []T) { st.acc = append(st.acc, xs...) }
+	})
 	l := par.ReduceRange(p.n, chunks[T]{}, func(lo, hi int) chunks[T] {
-		st := ls.get(lo)
-		st.feed(lo, hi)
-		items := st.acc // a slice of this call's own: put drops it from st
-		ls.put(st, hi)
+		items := ls.run(lo, hi, nil) // a slice of this call's own: put drops it from the state
 		if len(items) == 0 {
 			return chunks[T]{}
 		}
@@ -82,20 +70,14 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 	if f == nil {
 		panic("pipe: ForEach: f is nil")
 	}
-	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(*leafState[struct{}]) func([]T) {
+		return func(xs []T) {
 			for _, x := range xs {
 				f(x)
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
-	par.ForRange(p.n, func(lo, hi int) {
-		st := ls.get(lo)
-		st.feed(lo, hi)
-		ls.put(st, hi)
-	}, opts...)
+	})
+	par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) }, opts...)
 }
 
 // Count returns the number of items of p.
@@ -104,18 +86,11 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 		checkOpts(opts)
 		return p.n
 	}
-	ls := &leaves[int]{open: func(st *leafState[int]) {
-		feed := p.open()
-		sink := func(xs []T) { st.acc += len(xs) }
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
-	return par.ReduceRange(p.n, 0, func(lo, hi int) int {
-		st := ls.get(lo)
-		st.feed(lo, hi)
-		n := st.acc
-		ls.put(st, hi)
-		return n
-	}, func(a, b int) int { return a + b }, opts...)
+	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
+		return func(xs []T) { st.acc += len(xs) }
+	})
+	return par.ReduceRange(p.n, 0, func(lo, hi int) int { return ls.run(lo, hi, 0) },
+		func(a, b int) int { return a + b }, opts...)
 }
 
 // Reduce combines the items of p with op, keeping their order. op must be
@@ -125,23 +100,7 @@ func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 	if op == nil {
 		panic("pipe: Reduce: op is nil")
 	}
-	ls := &leaves[T]{open: func(st *leafState[T]) {
-		feed := p.open()
-		sink := func(xs []T) {
-			for _, x := range xs {
-				st.acc = op(st.acc, x)
-			}
-		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
-	return par.ReduceRange(p.n, identity, func(lo, hi int) T {
-		st := ls.get(lo)
-		st.acc = identity
-		st.feed(lo, hi)
-		acc := st.acc
-		ls.put(st, hi)
-		return acc
-	}, op, opts...)
+	return Fold(p, identity, op, op, opts...)
 }
 
 // Fold reduces the items of p to an R: each piece folds its items into an
@@ -156,23 +115,14 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 	if merge == nil {
 		panic("pipe: Fold: merge is nil")
 	}
-	ls := &leaves[R]{open: func(st *leafState[R]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(st *leafState[R]) func([]T) {
+		return func(xs []T) {
 			for _, x := range xs {
 				st.acc = fold(st.acc, x)
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
-	return par.ReduceRange(p.n, identity, func(lo, hi int) R {
-		st := ls.get(lo)
-		st.acc = identity
-		st.feed(lo, hi)
-		acc := st.acc
-		ls.put(st, hi)
-		return acc
-	}, merge, opts...)
+	})
+	return par.ReduceRange(p.n, identity, func(lo, hi int) R { return ls.run(lo, hi, identity) }, merge, opts...)
 }
 
 // Sum returns the sum of the items of p; 0 if there are none. Integer sums
@@ -246,14 +196,12 @@ func (t *sumTask[T]) leaf(lo, hi int) T {
 // blockLeaves returns the leaves of Sum or Product over p: each state feeds
 // a block into its four accumulators with fold4 (add4 or mul4).
 func blockLeaves[T par.Number](p Pipe[T], fold4 func(xs []T, a0, a1, a2, a3 T) (T, T, T, T)) *leaves[[4]T] {
-	return &leaves[[4]T]{open: func(st *leafState[[4]T]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	return leavesOf(p, func(st *leafState[[4]T]) func([]T) {
+		return func(xs []T) {
 			a := &st.acc
 			a[0], a[1], a[2], a[3] = fold4(xs, a[0], a[1], a[2], a[3])
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	})
 }
 
 // add4 adds xs to four accumulators in the pattern of par.Sum's blocks. The
@@ -283,17 +231,15 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 	type hit struct{ x T }
 	var best atomic.Int64 // least source position with a match so far
 	best.Store(math.MaxInt64)
-	ls := &leaves[*hit]{open: func(st *leafState[*hit]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(st *leafState[*hit]) func([]T) {
+		return func(xs []T) {
 			for _, x := range xs {
 				if st.acc == nil && pred(x) {
 					st.acc = &hit{x: x}
 				}
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	})
 	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
 		st := ls.get(lo)
 		for a := lo; a < hi; a += batch {
@@ -334,9 +280,8 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 		panic("pipe: Any: pred is nil")
 	}
 	var hit atomic.Bool
-	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(*leafState[struct{}]) func([]T) {
+		return func(xs []T) {
 			for _, x := range xs {
 				if pred(x) {
 					hit.Store(true)
@@ -344,8 +289,7 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 				}
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	})
 	par.ForRange(p.n, func(lo, hi int) {
 		st := ls.get(lo)
 		for a := lo; a < hi && !hit.Load(); a += batch {
@@ -384,9 +328,8 @@ type maybe[T any] struct {
 }
 
 func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) {
-	ls := &leaves[maybe[T]]{open: func(st *leafState[maybe[T]]) {
-		feed := p.open()
-		sink := func(xs []T) {
+	ls := leavesOf(p, func(st *leafState[maybe[T]]) func([]T) {
+		return func(xs []T) {
 			m := &st.acc
 			for _, x := range xs {
 				if !m.ok {
@@ -396,15 +339,8 @@ func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) 
 				}
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
-	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] {
-		st := ls.get(lo)
-		st.feed(lo, hi)
-		m := st.acc
-		ls.put(st, hi)
-		return m
-	}, func(a, b maybe[T]) maybe[T] {
+	})
+	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] { return ls.run(lo, hi, maybe[T]{}) }, func(a, b maybe[T]) maybe[T] {
 		if !a.ok {
 			return b
 		}
