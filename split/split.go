@@ -76,9 +76,9 @@ func (s Splitter) Min() int { return s.min }
 // hungry, and if so gives away half of what it has left; the steps after the
 // first follow the clock (package par). The first step runs blind, so it is
 // short: a leaf sized by the pace of a cheap start can take thousands of times
-// longer than planned where cost climbs (W3 of `go run ./bench`: 12 ms for a
-// sixteenth of its last leaf); with the clock's help a uniform leaf still takes
-// three steps in all.
+// longer than planned where cost climbs (a sixteenth of W3's last leaf ran
+// 12 ms blind in the model of package par's TestLeafStepsFollowTheClock); with
+// the clock's help a uniform leaf still takes three steps in all.
 const LeafSteps = 256
 
 // Step returns the length of the first step of a leaf of length n, a piece that

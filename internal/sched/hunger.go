@@ -84,7 +84,8 @@ const yieldEvery = time.Millisecond
 // the scheduler itself (a searcher yields between rounds, a parked one leaves
 // its processor idle), and on a pool with more workers than cores a yield
 // handed the processor to searching workers, which then stole and cut pieces
-// (steals per task at 8 workers rose from 0.026 to 0.07 on W1). Owner only.
+// (steals per task at 8 workers rose from 0.026 to 0.07 on W1, in the scaling
+// table of `go run ./bench -w W1,W2,W3 -c none -sweep=false`). Owner only.
 func (w *Worker) Yield(now time.Time) {
 	if now.Sub(w.yielded) >= yieldEvery {
 		w.yielded = now
