@@ -69,8 +69,9 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe probeFunc)
 // and probes[i] is not nil), its calibration (per-call workloads) and its
 // warm-up runs; then reps rounds in which every implementation still in makes
 // one timed run, each after a garbage collection, with its allocations and
-// checksum. Interleaving the rounds spreads a change in the machine's load
-// over every implementation alike instead of charging it to one.
+// checksum. Interleaving the rounds, and turning their order, spreads a change
+// in the machine's load over every implementation alike instead of charging
+// it to one.
 func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes []probeFunc) []*result {
 	rs := make([]*result, len(impls))
 	var active []int
@@ -103,7 +104,13 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 	allocs := make([]uint64, len(impls))
 	bytes := make([]uint64, len(impls))
 	for rep := range m.reps {
-		for _, i := range active {
+		for k := range active {
+			// Each round starts one implementation later than the round
+			// before: a run inherits the state the run before it left (a
+			// collection to finish, memory the runtime has returned to the
+			// system and must fault in again), and a fixed order would
+			// charge the same one with it every round.
+			i := active[(k+rep)%len(active)]
 			im, r := impls[i], rs[i]
 			m.prog.show("%s run %d/%d: %s", label, rep+1, m.reps, im.name)
 			d, a, b, c := m.once(im, r.Calls)
