@@ -203,11 +203,7 @@ func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R
 			step = max(sp.Min(), step, 1)
 		}
 		t = now
-		if !w.Hungry() {
-			// Nobody idle, so no participant enters the Go scheduler: let it
-			// in now and then (see sched.Worker.Yield).
-			w.Yield(now)
-		} else if hi-cur >= 2*sp.Min() && w.Len() == 0 {
+		if hi-cur >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
 			return b.join(b.join(acc, left), right)
 		}

@@ -289,33 +289,3 @@ func TestLeafStepsFollowTheClock(t *testing.T) {
 		})
 	}
 }
-
-// TestRunningLeafYields: a running leaf on a pool where nobody is idle lets
-// the Go scheduler in about once a millisecond of its steps (Stats' Yields),
-// so that the collector's mark workers and other goroutines are not left to
-// the runtime's 10 ms preemption; on a leaf shorter than that it yields at
-// most once.
-func TestRunningLeafYields(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		n        int
-		cost     time.Duration // per element
-		min, max uint64
-	}{
-		{"10 ms", 100_000, 100, 9, 12},
-		{"50 µs", 50_000, 1, 0, 1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p, release, g1Done := busyPool(t) // nobody hungry
-			defer func() { close(release); <-g1Done }()
-			c := newFakeClock()
-			before := p.Stats().Callers.Yields
-			par.RunLeafClocked(p, tc.n, c.read, func(lo, hi int) {
-				c.charge(lo, hi, func(int) time.Duration { return tc.cost })
-			})
-			got := p.Stats().Callers.Yields - before
-			assert.GreaterOrEqual(t, got, tc.min, "yields over %v of steps", c.now.Sub(time.Unix(0, 0)))
-			assert.LessOrEqual(t, got, tc.max, "yields over %v of steps", c.now.Sub(time.Unix(0, 0)))
-		})
-	}
-}

@@ -119,7 +119,6 @@ type WorkerStats struct {
 	Steals     uint64        // looks that took a task
 	Injected   uint64        // tasks it took from the injection queue
 	Parks      uint64        // times it went to sleep for want of work
-	Yields     uint64        // times it let the Go scheduler in during a long call (see # Grain)
 	Busy       time.Duration // time spent running tasks rather than looking for them
 }
 
@@ -133,7 +132,6 @@ func (s Stats) Total() WorkerStats {
 		t.Steals += w.Steals
 		t.Injected += w.Injected
 		t.Parks += w.Parks
-		t.Yields += w.Yields
 		t.Busy += w.Busy
 	}
 	return t

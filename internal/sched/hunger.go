@@ -1,10 +1,5 @@
 package sched
 
-import (
-	"runtime"
-	"time"
-)
-
 // Hunger: how a leaf that is already running learns that another participant
 // has nothing to do, so that it can give away part of what it has left (lazy
 // binary splitting: Tzannes, Caragea, Barua and Vishkin, "Lazy binary-splitting:
@@ -64,32 +59,3 @@ func (w *Worker) WakeCaller() {
 // larger one (Tzannes et al. split a running loop only when the worker's own
 // deque is empty). Owner only.
 func (w *Worker) Len() int { return w.dq.Len() }
-
-// yieldEvery is how long a worker runs steps of running leaves before Yield
-// lets the Go scheduler in. A participant never blocks while its call has
-// work, so without it a goroutine of the program, and the garbage collector's
-// mark workers, would get its thread only when the runtime preempts it, every
-// 10 ms: with GOMAXPROCS 2 the collector has no dedicated mark worker, only
-// fractional ones that run when a processor schedules, and a trace of W7 of
-// `go run ./bench` (a map whose every element allocates) showed a collection
-// begun as the call allocated its result marking by assists alone until that
-// preemption. Measured: W7 at the full size, weft's time over the best
-// hand-written form's in 5 alternating runs (`go run ./bench -full -w W7 -c
-// static,dynamic`), median 1.029 with the yield against 1.053 without.
-const yieldEvery = time.Millisecond
-
-// Yield calls runtime.Gosched if yieldEvery has passed since the worker last
-// did, now being the time; running leaves call it between steps, which
-// already read the clock, when no participant is hungry: a hungry one enters
-// the scheduler itself (a searcher yields between rounds, a parked one leaves
-// its processor idle), and on a pool with more workers than cores a yield
-// handed the processor to searching workers, which then stole and cut pieces
-// (steals per task at 8 workers rose from 0.026 to 0.07 on W1, in the scaling
-// table of `go run ./bench -w W1,W2,W3 -c none -sweep=false`). Owner only.
-func (w *Worker) Yield(now time.Time) {
-	if now.Sub(w.yielded) >= yieldEvery {
-		w.yielded = now
-		w.local.yields++
-		runtime.Gosched()
-	}
-}

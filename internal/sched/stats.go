@@ -15,7 +15,6 @@ type counters struct {
 	steals      uint64
 	injectedRun uint64
 	parks       uint64
-	yields      uint64
 }
 
 // stats is the published copy of a worker's counters, on a cache line of its
@@ -28,7 +27,6 @@ type stats struct {
 	steals      atomic.Uint64
 	injectedRun atomic.Uint64
 	parks       atomic.Uint64
-	yields      atomic.Uint64
 	busyNanos   atomic.Uint64 // written by the owner at the end of each busy spell
 	_           [64]byte
 }
@@ -42,7 +40,6 @@ func (w *Worker) publish() {
 	w.pub.steals.Store(l.steals)
 	w.pub.injectedRun.Store(l.injectedRun)
 	w.pub.parks.Store(l.parks)
-	w.pub.yields.Store(l.yields)
 }
 
 // WorkerStats are one worker's counts since its pool started.
@@ -53,7 +50,6 @@ type WorkerStats struct {
 	Steals     uint64        // looks that took a task
 	Injected   uint64        // tasks it took from the injection queue
 	Parks      uint64        // times it went to sleep
-	Yields     uint64        // times it let the Go scheduler in while it had work (Yield)
 	Busy       time.Duration // time spent running tasks
 }
 
@@ -74,7 +70,6 @@ func (t *WorkerStats) add(w WorkerStats) {
 	t.Steals += w.Steals
 	t.Injected += w.Injected
 	t.Parks += w.Parks
-	t.Yields += w.Yields
 	t.Busy += w.Busy
 }
 
@@ -110,7 +105,6 @@ func (w *Worker) snapshot(now int64) WorkerStats {
 		Steals:     steals,
 		Injected:   w.pub.injectedRun.Load(),
 		Parks:      w.pub.parks.Load(),
-		Yields:     w.pub.yields.Load(),
 		Busy:       time.Duration(busy),
 	}
 }

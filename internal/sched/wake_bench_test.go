@@ -11,14 +11,14 @@ import (
 )
 
 // BenchmarkWake is the time from a fork on a pool whose worker is parked to
-// the moment that worker starts the forked half: what a call pays before a
-// second core helps, which the sequential thresholds (par's seqBudget, the
-// Seq engine's batch time) are set against. The forking half spins until the
-// other starts, so only a thief can run it. Reports the median and the 90th
+// the moment both halves run at once: what a call pays before a second core
+// helps, which the sequential thresholds (par's seqBudget, the Seq engine's
+// batch time) are set against. Each half spins until the other has started,
+// so they must run on two processors. Reports the median and the 90th
 // percentile.
 func BenchmarkWake(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
-		b.Skip("needs two threads: the forking half spins while a thief wakes")
+		b.Skip("needs two threads: each half spins until the other starts")
 	}
 	p := sched.New(1)
 	defer p.Close()
@@ -29,17 +29,22 @@ func BenchmarkWake(b *testing.B) {
 			time.Sleep(20 * time.Microsecond)
 		}
 		b.StartTimer()
-		var started atomic.Int64
+		var left, right atomic.Int64
 		p.Run(func(w *sched.Worker) {
 			t0 := time.Now()
 			w.Join(
 				func(*sched.Worker) {
-					for started.Load() == 0 {
+					left.Store(int64(time.Since(t0)) | 1)
+					for right.Load() == 0 {
 					}
 				},
-				func(*sched.Worker) { started.Store(int64(time.Since(t0)) | 1) })
+				func(*sched.Worker) {
+					right.Store(int64(time.Since(t0)) | 1)
+					for left.Load() == 0 {
+					}
+				})
 		})
-		lat = append(lat, time.Duration(started.Load()))
+		lat = append(lat, time.Duration(max(left.Load(), right.Load())))
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns/wake")

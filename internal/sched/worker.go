@@ -43,8 +43,6 @@ type Worker struct {
 	local counters // published to pub at transitions
 	cache typeCache
 	call  uint64 // the top-level call of the task running here (0: none)
-	// yielded is when the worker last let the Go scheduler in (Yield).
-	yielded time.Time
 	// labels are the profiler labels a pool worker's goroutine has (Label).
 	labels context.Context
 	next   *Worker // the pool's free seat list, under the pool's lock
