@@ -25,6 +25,9 @@ func TestSeqBoundedMemory(t *testing.T) {
 	}
 	const n = 100_000_000
 	const limit = 64 << 20
+	// The sums of [0, n) in int arithmetic, which wraps on 32-bit platforms.
+	u := uint64(n)
+	sum, sum2 := int(u*(u-1)/2), int(u*(u-1))
 	var peak uint64
 	var ms runtime.MemStats
 	gen := func(yield func(int) bool) {
@@ -55,7 +58,7 @@ func TestSeqBoundedMemory(t *testing.T) {
 		for y := range par.MapSeq(gen, func(x int) int { return 2 * x }) {
 			s += y
 		}
-		require.Equal(t, n*(n-1), s)
+		require.Equal(t, sum2, s)
 	})
 	check("FilterSeq", func() {
 		c := 0
@@ -64,7 +67,7 @@ func TestSeqBoundedMemory(t *testing.T) {
 		}
 		require.Equal(t, (n+2)/3, c)
 	})
-	check("SumSeq", func() { require.Equal(t, n*(n-1)/2, par.SumSeq(gen)) })
+	check("SumSeq", func() { require.Equal(t, sum, par.SumSeq(gen)) })
 }
 
 func TestSeqGrainLongerThanBatchCap(t *testing.T) {
@@ -103,7 +106,7 @@ func TestSeqHugeMinLen(t *testing.T) {
 	}
 	for _, opts := range [][]par.Option{
 		{par.WithMinLen(math.MaxInt)},
-		{par.WithMinLen(1 << 40)},
+		{par.WithMinLen(1 << 30)},
 		{par.WithMinLen(math.MaxInt), par.WithGrain(math.MaxInt)},
 		{par.WithGrain(math.MaxInt), par.WithMinLen(math.MaxInt)},
 	} {

@@ -2,6 +2,7 @@ package pipe_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestChunksAppendDoesNotSpill(t *testing.T) {
 }
 
 func TestChunksBadSize(t *testing.T) {
-	for _, size := range []int{0, -1, -1 << 40} {
+	for _, size := range []int{0, -1, math.MinInt} {
 		require.Equal(t, fmt.Sprintf("pipe: Chunks: size = %d, want size >= 1", size), panicValue(t, func() { pipe.Chunks([]int{1}, size) }))
 		require.Equal(t, fmt.Sprintf("pipe: ChunksExact: size = %d, want size >= 1", size), panicValue(t, func() { pipe.ChunksExact([]int{1}, size) }))
 		require.Equal(t, fmt.Sprintf("pipe: Windows: size = %d, want size >= 1", size), panicValue(t, func() { pipe.Windows([]int(nil), size) }))
