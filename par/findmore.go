@@ -107,9 +107,9 @@ func findAny(n int, match func(i int) bool, opts []Option) int {
 // Positions returns the indices of the elements of s for which pred is true,
 // in increasing order: the indices that a loop calling slices.IndexFunc over
 // the rest of s would find one by one. pred runs in parallel, once per
-// element; writes made by pred happen before Positions returns. Each piece of
-// the range collects its indices in a slice of its own, which are then copied
-// into the result. An empty result is an empty, non-nil slice. A panic in
+// element; writes made by pred happen before Positions returns. It collects
+// the indices as Filter collects elements. An empty result is an empty,
+// non-nil slice. A panic in
 // pred reaches the caller with its original value once the calls in progress
 // have returned.
 func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
@@ -120,15 +120,17 @@ func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 	if len(s) == 0 {
 		return []int{}
 	}
+	var t tails[int]
 	l := run(&c, len(s), &body[chunks[int]]{
 		name: "par.Positions",
 		leaf: func(lo, hi int) chunks[int] {
-			var at []int
+			at, size := t.take(lo)
 			for i, e := range s[lo:hi] {
 				if pred(e) {
 					at = append(at, lo+i)
 				}
 			}
+			t.leave(hi, at, size)
 			return oneChunk(at)
 		},
 		combine: appendChunks[int],

@@ -8,13 +8,14 @@ import "fmt"
 // after those of the elements before e. f runs in parallel; writes made by f
 // happen before FlatMap returns.
 //
-// Each piece of the range appends into a slice of its own, which f is handed
-// as out, so an f that appends allocates only as that slice grows, never per
-// element; the pieces are then copied into the result, so the extra memory is
-// about one copy of the result (none when one piece did everything). f must
-// leave the elements already in out as they are and not keep out after it
-// returns; returning a slice shorter than out panics. For a fused form that
-// makes no slice per piece, see pipe.FlatMap.
+// The pieces of the range that a participant runs one after the other
+// append to one slice, which f is handed as out (holding what the piece has
+// made so far), so an f that appends allocates only as that slice grows,
+// never per element; these slices are then copied into the result, so the
+// extra memory is about one copy of the result (none when one slice holds it
+// all). f must leave the elements already in out as they are and not keep out
+// after it returns; returning a slice shorter than out panics. For a fused
+// form that makes no slice per piece, see pipe.FlatMap.
 func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []R {
 	if f == nil {
 		panic("par: FlatMap: f is nil")
@@ -23,10 +24,11 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 	if len(s) == 0 {
 		return []R{}
 	}
+	var t tails[R]
 	l := run(&c, len(s), &body[chunks[R]]{
 		name: "par.FlatMap",
 		leaf: func(lo, hi int) chunks[R] {
-			var out []R
+			out, size := t.take(lo)
 			for _, e := range s[lo:hi] {
 				before := len(out)
 				out = f(e, out)
@@ -34,6 +36,7 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 					panic(fmt.Sprintf("par: FlatMap: f returned %d elements where out held %d: f must append to out", len(out), before))
 				}
 			}
+			t.leave(hi, out, size)
 			return oneChunk(out)
 		},
 		combine: appendChunks[R],

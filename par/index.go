@@ -43,10 +43,9 @@ func ForEachIndex[S ~[]E, E any](s S, f func(i int, e E), opts ...Option) {
 
 // FilterIndex returns a new slice holding the elements s[i] for which
 // keep(i, s[i]) is true, in their order in s. keep runs in parallel; writes
-// made by keep happen before FilterIndex returns. As for Filter, each piece
-// of the range collects what it keeps in a slice of its own, and the pieces
-// are then copied into the result: the extra memory is about one copy of the
-// result. An empty result is an empty, non-nil slice.
+// made by keep happen before FilterIndex returns. It collects as Filter
+// does: the extra memory is about one copy of the result. An empty result is
+// an empty, non-nil slice.
 func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: FilterIndex: keep is nil")
@@ -55,15 +54,17 @@ func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option)
 	if len(s) == 0 {
 		return S{}
 	}
+	var t tails[E]
 	l := run(&c, len(s), &body[chunks[E]]{
 		name: "par.FilterIndex",
 		leaf: func(lo, hi int) chunks[E] {
-			var kept []E
+			kept, size := t.take(lo)
 			for i, e := range s[lo:hi] {
 				if keep(lo+i, e) {
 					kept = append(kept, e)
 				}
 			}
+			t.leave(hi, kept, size)
 			return oneChunk(kept)
 		},
 		combine: appendChunks[E],

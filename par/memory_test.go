@@ -152,3 +152,42 @@ func TestPanickedCallReleasesItsData(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectingAllocatesPerRunOfPieces: the calls that collect (Filter,
+// FilterIndex, Positions, FlatMap, Partition) append the pieces that one
+// participant runs one after the other to one slice, so their allocations
+// grow with the steals, not with the pieces: 1,024 pieces of 1,024 elements,
+// half of them kept, on a pool of one worker and the caller. When every
+// piece, and every step of a running one, began a slice of its own, Filter
+// made 8,200 allocations here, Partition 16,393.
+func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	opts := []par.Option{par.OnPool(p), par.WithGrain(1024)}
+	in := indices(1 << 20)
+	even := func(x int) bool { return x%2 == 0 }
+	for name, call := range map[string]func() int{
+		"Filter":      func() int { return len(par.Filter(in, even, opts...)) },
+		"FilterIndex": func() int { return len(par.FilterIndex(in, func(i, x int) bool { return even(x) }, opts...)) },
+		"Positions":   func() int { return len(par.Positions(in, even, opts...)) },
+		"FlatMap": func() int {
+			return len(par.FlatMap(in, func(x int, out []int) []int {
+				if even(x) {
+					out = append(out, x)
+				}
+				return out
+			}, opts...))
+		},
+		"Partition": func() int { y, n := par.Partition(in, even, opts...); return len(y) + len(n) },
+	} {
+		var got int
+		allocs := testing.AllocsPerRun(5, func() { got = call() })
+		want := len(in) / 2
+		if name == "Partition" {
+			want = len(in)
+		}
+		require.Equal(t, want, got, name)
+		assert.Less(t, allocs, 1000.0, "%s made %.0f allocations for 1,024 pieces", name, allocs)
+		t.Logf("%s: %.0f allocations", name, allocs)
+	}
+}

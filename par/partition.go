@@ -2,9 +2,8 @@ package par
 
 // Partition returns the elements of s for which pred is true in yes, and the
 // others in no, each in their order in s. pred runs in parallel, once per
-// element; writes made by pred happen before Partition returns. Each piece of
-// the range collects its two parts in slices of its own, which are then
-// copied into the results, so the extra memory is about one copy of s. Both
+// element; writes made by pred happen before Partition returns. It collects
+// each part as Filter collects, so the extra memory is about one copy of s. Both
 // results are new slices, empty but not nil when nothing goes to them. A
 // panic in pred reaches the caller with its original value once the calls in
 // progress have returned; pieces not yet started are skipped.
@@ -16,10 +15,12 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 	if len(s) == 0 {
 		return S{}, S{}
 	}
+	var ty, tn tails[E]
 	p := run(&c, len(s), &body[parts[E]]{
 		name: "par.Partition",
 		leaf: func(lo, hi int) parts[E] {
-			var y, n []E
+			y, ysize := ty.take(lo)
+			n, nsize := tn.take(lo)
 			for _, e := range s[lo:hi] {
 				if pred(e) {
 					y = append(y, e)
@@ -27,6 +28,8 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 					n = append(n, e)
 				}
 			}
+			ty.leave(hi, y, ysize)
+			tn.leave(hi, n, nsize)
 			return parts[E]{oneChunk(y), oneChunk(n)}
 		},
 		combine: func(a, b parts[E]) parts[E] {

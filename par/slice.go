@@ -107,9 +107,11 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 }
 
 // Filter returns a new slice holding the elements of s for which keep is
-// true, in their order in s. keep runs in parallel. Each piece of the range
-// collects what it keeps in a slice of its own; the pieces are then copied
-// into the result, so the extra memory is about one copy of the result.
+// true, in their order in s. keep runs in parallel. The pieces of the range
+// that a participant runs one after the other append what they keep to one
+// slice, and these slices are then copied into the result, so the extra
+// memory is about one copy of the result (none when one slice holds it all),
+// and the allocations grow with the steals, not with the pieces.
 func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: Filter: keep is nil")
@@ -118,63 +120,20 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if len(s) == 0 {
 		return S{}
 	}
+	var t tails[E]
 	l := run(&c, len(s), &body[chunks[E]]{
 		name: "par.Filter",
 		leaf: func(lo, hi int) chunks[E] {
-			var kept []E
+			kept, size := t.take(lo)
 			for _, e := range s[lo:hi] {
 				if keep(e) {
 					kept = append(kept, e)
 				}
 			}
+			t.leave(hi, kept, size)
 			return oneChunk(kept)
 		},
 		combine: appendChunks[E],
 	})
 	return S(l.flatten())
-}
-
-// chunks is an ordered list of slices, joined in O(1).
-type chunks[E any] struct {
-	head, tail *chunk[E]
-	n          int
-}
-
-type chunk[E any] struct {
-	items []E
-	next  *chunk[E]
-}
-
-func oneChunk[E any](items []E) chunks[E] {
-	if len(items) == 0 {
-		return chunks[E]{}
-	}
-	c := &chunk[E]{items: items}
-	return chunks[E]{head: c, tail: c, n: len(items)}
-}
-
-func appendChunks[E any](a, b chunks[E]) chunks[E] {
-	if a.head == nil {
-		return b
-	}
-	if b.head == nil {
-		return a
-	}
-	a.tail.next = b.head
-	return chunks[E]{head: a.head, tail: b.tail, n: a.n + b.n}
-}
-
-// flatten returns the items in order, reusing the only chunk if there is one.
-func (l chunks[E]) flatten() []E {
-	if l.head == nil {
-		return []E{}
-	}
-	if l.head == l.tail {
-		return l.head.items
-	}
-	out := make([]E, 0, l.n)
-	for c := l.head; c != nil; c = c.next {
-		out = append(out, c.items...)
-	}
-	return out
 }
