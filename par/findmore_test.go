@@ -129,22 +129,11 @@ func TestFindMoreStopsEarly(t *testing.T) {
 				// Only the calls that begin after a match count: before it, the
 				// other participants may run any number of pieces if the one
 				// that holds the match starts late (see TestFindLastSkipsLeft).
-				var found atomic.Bool
-				var after atomic.Int64
-				pred := func(x int8) bool {
-					if found.Load() {
-						after.Add(1)
-					}
-					if x == 1 {
-						found.Store(true)
-						return true
-					}
-					return false
-				}
+				var c afterMatch
+				pred := c.isOne
 				check := func(fn string) {
-					require.Less(t, after.Load(), int64(n/10), "%s called pred %d times after the match", fn, after.Load())
-					found.Store(false)
-					after.Store(0)
+					require.Less(t, c.after.Load(), int64(n/10), "%s called pred %d times after the match", fn, c.after.Load())
+					c = afterMatch{}
 				}
 				require.Equal(t, n-1, par.FindLastIndex(last, pred, opts...))
 				check("FindLastIndex")
@@ -175,19 +164,8 @@ func TestFindLastSkipsLeft(t *testing.T) {
 	in := make([]int8, n)
 	in[n-1] = 1
 	for _, p := range testPools(t) {
-		var found atomic.Bool
-		var after atomic.Int64 // calls of pred that began after the match was found
-		pred := func(x int8) bool {
-			if found.Load() {
-				after.Add(1)
-			}
-			if x == 1 {
-				found.Store(true)
-				return true
-			}
-			return false
-		}
-		i := par.FindLastIndex(in, pred, append(poolOpts(p), par.WithGrain(1000))...)
+		var c afterMatch
+		i := par.FindLastIndex(in, c.isOne, append(poolOpts(p), par.WithGrain(1000))...)
 		require.Equal(t, n-1, i)
 		workers := runtime.GOMAXPROCS(0)
 		if p != nil {
@@ -196,7 +174,7 @@ func TestFindLastSkipsLeft(t *testing.T) {
 		// Each other participant may finish the piece it runs and one it
 		// began as the match was being published.
 		bound := int64(2 * workers * 1000)
-		require.LessOrEqual(t, after.Load(), bound, "%s: pred called %d times after the match", poolName(p), after.Load())
+		require.LessOrEqual(t, c.after.Load(), bound, "%s: pred called %d times after the match", poolName(p), c.after.Load())
 	}
 }
 
@@ -223,4 +201,22 @@ func TestFindMoreNested(t *testing.T) {
 			require.Equal(t, slices.Repeat([]bool{true}, 12), ok)
 		})
 	}
+}
+
+// afterMatch is a predicate, x == 1, that counts its calls made after one of
+// them has matched.
+type afterMatch struct {
+	found atomic.Bool
+	after atomic.Int64
+}
+
+func (c *afterMatch) isOne(x int8) bool {
+	if c.found.Load() {
+		c.after.Add(1)
+	}
+	if x == 1 {
+		c.found.Store(true)
+		return true
+	}
+	return false
 }
