@@ -1,6 +1,10 @@
 package par
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/weftgo/weft/internal/gather"
+)
 
 // FindLastIndex returns the index of the last element of s, in order, for
 // which pred is true, or -1 if there is none. It is FindIndex from the other
@@ -120,20 +124,20 @@ func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 	if len(s) == 0 {
 		return []int{}
 	}
-	var t tails[int]
-	l := run(&c, len(s), &body[chunks[int]]{
+	var t gather.Tails[int]
+	l := run(&c, len(s), &body[gather.Chunks[int]]{
 		name: "par.Positions",
-		leaf: func(lo, hi int) chunks[int] {
-			at, size := t.take(lo)
+		leaf: func(lo, hi int) gather.Chunks[int] {
+			at, size := t.Take(lo)
 			for i, e := range s[lo:hi] {
 				if pred(e) {
 					at = append(at, lo+i)
 				}
 			}
-			t.leave(hi, at, size)
-			return oneChunk(at)
+			t.Leave(hi, at, size)
+			return gather.One(at)
 		},
-		combine: appendChunks[int],
+		combine: gather.Join[int],
 	})
-	return l.flatten()
+	return l.Flatten()
 }

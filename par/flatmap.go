@@ -1,6 +1,10 @@
 package par
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/weftgo/weft/internal/gather"
+)
 
 // FlatMap returns a new slice holding the elements that f makes from every
 // element e of s, in order: f(e, out) appends zero or more elements to out
@@ -24,11 +28,11 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 	if len(s) == 0 {
 		return []R{}
 	}
-	var t tails[R]
-	l := run(&c, len(s), &body[chunks[R]]{
+	var t gather.Tails[R]
+	l := run(&c, len(s), &body[gather.Chunks[R]]{
 		name: "par.FlatMap",
-		leaf: func(lo, hi int) chunks[R] {
-			out, size := t.take(lo)
+		leaf: func(lo, hi int) gather.Chunks[R] {
+			out, size := t.Take(lo)
 			for _, e := range s[lo:hi] {
 				before := len(out)
 				out = f(e, out)
@@ -36,10 +40,10 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 					panic(fmt.Sprintf("par: FlatMap: f returned %d elements where out held %d: f must append to out", len(out), before))
 				}
 			}
-			t.leave(hi, out, size)
-			return oneChunk(out)
+			t.Leave(hi, out, size)
+			return gather.One(out)
 		},
-		combine: appendChunks[R],
+		combine: gather.Join[R],
 	})
-	return l.flatten()
+	return l.Flatten()
 }

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"github.com/weftgo/weft/internal/gather"
 	"runtime"
 	"sync"
 )
@@ -161,84 +162,26 @@ func GroupBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 		return map[K]S{}
 	}
 	c.minLen = groupMinLen(&c, len(s))
-	gs := run(&c, len(s), &body[map[K]*group[E]]{
+	gs := run(&c, len(s), &body[map[K]*gather.Chunks[E]]{
 		name: "par.GroupBy",
-		leaf: func(lo, hi int) map[K]*group[E] {
-			m := map[K]*group[E]{}
+		leaf: func(lo, hi int) map[K]*gather.Chunks[E] {
+			m := map[K]*gather.Chunks[E]{}
 			for _, e := range s[lo:hi] {
 				k := key(e)
 				g := m[k]
 				if g == nil {
-					g = newGroup[E]()
+					g = &gather.Chunks[E]{}
 					m[k] = g
 				}
-				g.tail.items = append(g.tail.items, e)
-				g.n++
+				g.Push(e)
 			}
 			return m
 		},
-		combine: mergeGroups[K, E],
+		combine: gather.JoinMaps[K, E],
 	})
 	out := make(map[K]S, len(gs))
 	for k, g := range gs {
-		out[k] = S(g.flatten())
+		out[k] = S(g.Flatten())
 	}
 	return out
-}
-
-// group is the elements of one key, as a list of slices in input order: one
-// per piece of the range that met the key.
-type group[E any] struct {
-	first      chunk[E] // the list's first chunk, spared an allocation
-	head, tail *chunk[E]
-	n          int
-}
-
-func newGroup[E any]() *group[E] {
-	g := &group[E]{}
-	g.head, g.tail = &g.first, &g.first
-	return g
-}
-
-// join appends the chunks of r, which holds later elements, to g.
-func (g *group[E]) join(r *group[E]) {
-	g.tail.next = r.head
-	g.tail = r.tail
-	g.n += r.n
-}
-
-// flatten returns the elements of g in order, reusing the only chunk if
-// there is one.
-func (g *group[E]) flatten() []E {
-	if g.head == g.tail {
-		return g.head.items
-	}
-	out := make([]E, 0, g.n)
-	for c := g.head; c != nil; c = c.next {
-		out = append(out, c.items...)
-	}
-	return out
-}
-
-// mergeGroups merges the groups of two adjacent pieces, a before b, by moving
-// the entries of the smaller map into the larger one, and returns it; a key
-// of both gets a's elements before b's.
-func mergeGroups[K comparable, E any](a, b map[K]*group[E]) map[K]*group[E] {
-	if len(a) >= len(b) {
-		for k, gb := range b {
-			if ga := a[k]; ga != nil {
-				ga.join(gb)
-			} else {
-				a[k] = gb
-			}
-		}
-		return a
-	}
-	for k, ga := range a {
-		if gb := b[k]; gb != nil {
-			ga.join(gb)
-		}
-		b[k] = ga
-	}
-	return b
 }

@@ -1,5 +1,7 @@
 package par
 
+import "github.com/weftgo/weft/internal/gather"
+
 // The ...Index functions hand the callback the element's position in s with
 // the element, as a range loop over s does (for i, e := range s), for bodies
 // that need both: a weight by position, a neighbour, a write to a parallel
@@ -54,20 +56,20 @@ func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option)
 	if len(s) == 0 {
 		return S{}
 	}
-	var t tails[E]
-	l := run(&c, len(s), &body[chunks[E]]{
+	var t gather.Tails[E]
+	l := run(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.FilterIndex",
-		leaf: func(lo, hi int) chunks[E] {
-			kept, size := t.take(lo)
+		leaf: func(lo, hi int) gather.Chunks[E] {
+			kept, size := t.Take(lo)
 			for i, e := range s[lo:hi] {
 				if keep(lo+i, e) {
 					kept = append(kept, e)
 				}
 			}
-			t.leave(hi, kept, size)
-			return oneChunk(kept)
+			t.Leave(hi, kept, size)
+			return gather.One(kept)
 		},
-		combine: appendChunks[E],
+		combine: gather.Join[E],
 	})
-	return S(l.flatten())
+	return S(l.Flatten())
 }

@@ -1,5 +1,7 @@
 package par
 
+import "github.com/weftgo/weft/internal/gather"
+
 // Partition returns the elements of s for which pred is true in yes, and the
 // others in no, each in their order in s. pred runs in parallel, once per
 // element; writes made by pred happen before Partition returns. It collects
@@ -15,12 +17,12 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 	if len(s) == 0 {
 		return S{}, S{}
 	}
-	var ty, tn tails[E]
+	var ty, tn gather.Tails[E]
 	p := run(&c, len(s), &body[parts[E]]{
 		name: "par.Partition",
 		leaf: func(lo, hi int) parts[E] {
-			y, ysize := ty.take(lo)
-			n, nsize := tn.take(lo)
+			y, ysize := ty.Take(lo)
+			n, nsize := tn.Take(lo)
 			for _, e := range s[lo:hi] {
 				if pred(e) {
 					y = append(y, e)
@@ -28,19 +30,19 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 					n = append(n, e)
 				}
 			}
-			ty.leave(hi, y, ysize)
-			tn.leave(hi, n, nsize)
-			return parts[E]{oneChunk(y), oneChunk(n)}
+			ty.Leave(hi, y, ysize)
+			tn.Leave(hi, n, nsize)
+			return parts[E]{gather.One(y), gather.One(n)}
 		},
 		combine: func(a, b parts[E]) parts[E] {
-			return parts[E]{appendChunks(a.yes, b.yes), appendChunks(a.no, b.no)}
+			return parts[E]{gather.Join(a.yes, b.yes), gather.Join(a.no, b.no)}
 		},
 	})
-	return S(p.yes.flatten()), S(p.no.flatten())
+	return S(p.yes.Flatten()), S(p.no.Flatten())
 }
 
 // parts is what a piece of Partition's range keeps, in two ordered lists.
-type parts[E any] struct{ yes, no chunks[E] }
+type parts[E any] struct{ yes, no gather.Chunks[E] }
 
 // Unzip returns two new slices a and b of len(s), where a[i], b[i] = f(s[i])
 // for every index i of s: one pass of f fills both, as a map to pairs

@@ -1,5 +1,7 @@
 package par
 
+import "github.com/weftgo/weft/internal/gather"
+
 // Map returns a new slice holding f(e) for every element e of s, in order.
 // f runs in parallel; writes made by f happen before Map returns. Besides the
 // result, a call allocates a few small records per worker at most.
@@ -120,20 +122,20 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if len(s) == 0 {
 		return S{}
 	}
-	var t tails[E]
-	l := run(&c, len(s), &body[chunks[E]]{
+	var t gather.Tails[E]
+	l := run(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.Filter",
-		leaf: func(lo, hi int) chunks[E] {
-			kept, size := t.take(lo)
+		leaf: func(lo, hi int) gather.Chunks[E] {
+			kept, size := t.Take(lo)
 			for _, e := range s[lo:hi] {
 				if keep(e) {
 					kept = append(kept, e)
 				}
 			}
-			t.leave(hi, kept, size)
-			return oneChunk(kept)
+			t.Leave(hi, kept, size)
+			return gather.One(kept)
 		},
-		combine: appendChunks[E],
+		combine: gather.Join[E],
 	})
-	return S(l.flatten())
+	return S(l.Flatten())
 }

@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"github.com/weftgo/weft/internal/gather"
 	"runtime"
 	"sync"
 
@@ -111,72 +112,26 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 	if key == nil {
 		panic("pipe: GroupBy: key is nil")
 	}
-	ls := leavesOf(p, func(st *leafState[map[K]*group[T]]) func([]T) {
+	ls := leavesOf(p, func(st *leafState[map[K]*gather.Chunks[T]]) func([]T) {
 		return func(xs []T) {
 			m := st.acc
 			for _, x := range xs {
 				k := key(x)
 				g := m[k]
 				if g == nil {
-					g = &group[T]{}
-					g.head, g.tail = &g.first, &g.first
+					g = &gather.Chunks[T]{}
 					m[k] = g
 				}
-				g.tail.items = append(g.tail.items, x)
-				g.n++
+				g.Push(x)
 			}
 		}
 	})
-	gs := par.ReduceRange(p.n, map[K]*group[T]{}, func(lo, hi int) map[K]*group[T] {
-		return ls.run(lo, hi, map[K]*group[T]{}) // this call's result: a map of its own
-	}, mergeGroups[K, T], groupOpts(p.n, opts)...)
+	gs := par.ReduceRange(p.n, map[K]*gather.Chunks[T]{}, func(lo, hi int) map[K]*gather.Chunks[T] {
+		return ls.run(lo, hi, map[K]*gather.Chunks[T]{}) // this call's result: a map of its own
+	}, gather.JoinMaps[K, T], groupOpts(p.n, opts)...)
 	out := make(map[K][]T, len(gs))
 	for k, g := range gs {
-		if g.head == g.tail {
-			out[k] = g.head.items
-			continue
-		}
-		items := make([]T, 0, g.n)
-		for c := g.head; c != nil; c = c.next {
-			items = append(items, c.items...)
-		}
-		out[k] = items
+		out[k] = g.Flatten()
 	}
 	return out
-}
-
-// group is the items of one key, as a list of slices in order: one per piece
-// of the range that met the key.
-type group[T any] struct {
-	first      chunk[T] // the list's first chunk, spared an allocation
-	head, tail *chunk[T]
-	n          int
-}
-
-// mergeGroups merges the groups of two adjacent pieces, a before b, by moving
-// the entries of the smaller map into the larger one, and returns it; a key
-// of both gets a's items before b's.
-func mergeGroups[K comparable, T any](a, b map[K]*group[T]) map[K]*group[T] {
-	join := func(l, r *group[T]) {
-		l.tail.next = r.head
-		l.tail = r.tail
-		l.n += r.n
-	}
-	if len(a) >= len(b) {
-		for k, gb := range b {
-			if ga := a[k]; ga != nil {
-				join(ga, gb)
-			} else {
-				a[k] = gb
-			}
-		}
-		return a
-	}
-	for k, ga := range a {
-		if gb := b[k]; gb != nil {
-			join(ga, gb)
-		}
-		b[k] = ga
-	}
-	return b
 }

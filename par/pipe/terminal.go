@@ -5,31 +5,10 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/split"
 )
-
-// chunks is an ordered list of item slices, joined in O(1).
-type chunks[T any] struct {
-	head, tail *chunk[T]
-	n          int
-}
-
-type chunk[T any] struct {
-	items []T
-	next  *chunk[T]
-}
-
-func joinChunks[T any](a, b chunks[T]) chunks[T] {
-	if a.head == nil {
-		return b
-	}
-	if b.head == nil {
-		return a
-	}
-	a.tail.next = b.head
-	return chunks[T]{head: a.head, tail: b.tail, n: a.n + b.n}
-}
 
 // Collect returns the items of p in order, in a new slice. Without a Filter
 // among the stages, each piece writes its items in place; with one, each piece
@@ -46,22 +25,14 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	ls := leavesOf(p, func(st *leafState[[]T]) func([]T) {
 		return func(xs []T) { st.acc = append(st.acc, xs...) }
 	})
-	l := par.ReduceRange(p.n, chunks[T]{}, func(lo, hi int) chunks[T] {
-		items := ls.run(lo, hi, nil) // a slice of this call's own: put drops it from the state
-		if len(items) == 0 {
-			return chunks[T]{}
-		}
-		c := &chunk[T]{items: items}
-		return chunks[T]{head: c, tail: c, n: len(items)}
-	}, joinChunks[T], opts...)
-	if l.head == l.tail && l.head != nil {
-		return l.head.items
-	}
-	out := make([]T, 0, l.n)
-	for c := l.head; c != nil; c = c.next {
-		out = append(out, c.items...)
-	}
-	return out
+	var t gather.Tails[T]
+	l := par.ReduceRange(p.n, gather.Chunks[T]{}, func(lo, hi int) gather.Chunks[T] {
+		buf, size := t.Take(lo)
+		items := ls.run(lo, hi, buf) // put drops it from the state
+		t.Leave(hi, items, size)
+		return gather.One(items)
+	}, gather.Join[T], opts...)
+	return l.Flatten()
 }
 
 // ForEach calls f on every item of p, in parallel, and returns when every call
