@@ -11,8 +11,9 @@ import (
 )
 
 // Collect returns the items of p in order, in a new slice. Without a Filter
-// among the stages, each piece writes its items in place; with one, each piece
-// collects into a slice of its own and the pieces are concatenated.
+// among the stages, each piece writes its items in place; with one, the
+// pieces that a participant runs one after the other append to one slice,
+// and these slices are concatenated, as par.Filter does.
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	if p.oneToOne {
 		out := make([]T, p.n)
