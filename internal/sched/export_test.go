@@ -1,5 +1,7 @@
 package sched
 
+import "unsafe"
+
 // SetParkHook installs f to run in every park between the asleep mark and
 // the recheck; nil removes it.
 func SetParkHook(f func(w *Worker)) {
@@ -36,3 +38,30 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	ok = true
 	return w.Finish(j)
 }
+
+// FillTypeCache gives every free slot of w's record cache to a type that no
+// job has, as a program that has used many types of call leaves it.
+func (w *Worker) FillTypeCache() {
+	for i := range w.cache.keys {
+		if w.cache.keys[i] == nil {
+			w.cache.keys[i] = unsafe.Pointer(&otherTypes[i])
+		}
+	}
+}
+
+var otherTypes [16]byte
+
+// ClaimForeign claims the slot of w's record cache where recType's records
+// go for a type no job has, as claim would for a new type of call, and
+// reports whether it got it.
+func ClaimForeign[T any](w *Worker, evict bool) bool {
+	want := slot(typeKey[T]())
+	for i := range foreign {
+		if k := unsafe.Pointer(&foreign[i]); slot(k) == want {
+			return w.cache.claim(k, evict) >= 0
+		}
+	}
+	panic("no foreign key for the slot")
+}
+
+var foreign [1 << 12]byte
