@@ -43,7 +43,7 @@ func chunkPipe[S ~[]E, E any](s S, n, size int) Pipe[S] {
 		buf := make([]S, batch)
 		return func(lo, hi int, sink func([]S)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				out := buf[:next-lo]
 				for k := range out {
 					a := (lo + k) * size // < len(s): no overflow
@@ -74,7 +74,7 @@ func Windows[S ~[]E, E any](s S, size int) Pipe[S] {
 		buf := make([]S, batch)
 		return func(lo, hi int, sink func([]S)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				out := buf[:next-lo]
 				for k := range out {
 					a := lo + k

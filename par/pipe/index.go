@@ -326,11 +326,11 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
 		st := ls.get(lo)
 		var h *hit[T]
-		for a := lo; a < hi && h == nil; a = min(hi, (a/batch+1)*batch) {
+		for a := lo; a < hi && h == nil; a = batchEnd(a, hi) {
 			if int64(a) > best.Load() { // an earlier match settles it
 				break
 			}
-			st.feed(a, min(hi, (a/batch+1)*batch))
+			st.feed(a, batchEnd(a, hi))
 			if h = st.acc; h != nil {
 				for {
 					cur := best.Load()

@@ -73,7 +73,7 @@ func (p Pipe[T]) shift(cut int) Pipe[T] {
 			collect := func(xs []T) { buf = append(buf, xs...) }
 			return func(lo, hi int, sink func([]T)) {
 				for lo < hi {
-					next := min(hi, (lo/batch+1)*batch)
+					next := batchEnd(lo, hi)
 					buf = buf[:0]
 					up(lo+cut, next+cut, collect)
 					sink(buf)
@@ -129,7 +129,7 @@ func (p Pipe[T]) StepBy(k int) Pipe[T] {
 		collect := func(xs []T) { buf = append(buf, xs...) }
 		return func(lo, hi int, sink func([]T)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				buf = buf[:0]
 				for j := lo; j < next; j++ {
 					up(j*k, j*k+1, collect) // j*k < p.n: no overflow
@@ -156,7 +156,7 @@ func (p Pipe[T]) Rev() Pipe[T] {
 		collect := func(xs []T) { buf = append(buf, xs...) }
 		return func(lo, hi int, sink func([]T)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				buf = buf[:0]
 				up(n-next, n-lo, collect)
 				slices.Reverse(buf)

@@ -39,6 +39,10 @@ import "fmt"
 // enough to amortize a call per batch, small enough to stay in L1.
 const batch = 256
 
+// batchEnd returns where the run of source positions that holds lo ends: at
+// the next multiple of batch, or at hi if that comes first (see feeder).
+func batchEnd(lo, hi int) int { return min(hi, (lo/batch+1)*batch) }
+
 // Pipe is a parallel pipeline of items of type T, drawn from a source of
 // Len() positions. A Pipe is a value; stages return new Pipes and never
 // modify their input, so a Pipe may be used by several terminals.
@@ -85,7 +89,7 @@ func From[S ~[]E, E any](s S) Pipe[E] {
 	return Pipe[E]{n: len(s), oneToOne: true, open: func() feeder[E] {
 		return func(lo, hi int, sink func([]E)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				sink(s[lo:next])
 				lo = next
 			}
@@ -107,7 +111,7 @@ func Range(lo, hi int) Pipe[int] {
 		buf := make([]int, batch)
 		return func(a, b int, sink func([]int)) {
 			for a < b {
-				next := min(b, (a/batch+1)*batch)
+				next := batchEnd(a, b)
 				k := next - a
 				for i := range k {
 					buf[i] = lo + a + i

@@ -74,7 +74,7 @@ func cut[S ~string | ~[]byte](t *text[S], n int, c cutter) Pipe[S] {
 		return func(lo, hi int, sink func([]S)) {
 			start := c.first(lo)
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				buf = buf[:0]
 				for start < next {
 					end, after := c.end(start)
@@ -203,7 +203,7 @@ func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 				}
 			}
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				buf = buf[:0]
 				for {
 					for i < n && asciiSpace[s[i]] {

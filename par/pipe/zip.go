@@ -36,7 +36,7 @@ func Zip[A, B, T any](a []A, b []B, f func(A, B) T) Pipe[T] {
 		buf := make([]T, batch)
 		return func(lo, hi int, sink func([]T)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				out := buf[:next-lo]
 				zip2(out, a[lo:next], b[lo:next], f)
 				sink(out)
@@ -60,7 +60,7 @@ func Zip3[A, B, C, T any](a []A, b []B, c []C, f func(A, B, C) T) Pipe[T] {
 		buf := make([]T, batch)
 		return func(lo, hi int, sink func([]T)) {
 			for lo < hi {
-				next := min(hi, (lo/batch+1)*batch)
+				next := batchEnd(lo, hi)
 				out := buf[:next-lo]
 				zip3(out, a[lo:next], b[lo:next], c[lo:next], f)
 				sink(out)
