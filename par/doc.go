@@ -76,15 +76,18 @@
 // by the clock), and between two steps it looks once (two atomic loads)
 // whether another participant of the pool has nothing to do; if one has, and
 // no job of its own waits unstolen, it forks the second half of what it has
-// left (lazy binary splitting). While no participant is idle, a step also
-// calls runtime.Gosched once a millisecond: the participants of a call never
-// block while it has work, and without it the garbage collector's mark
-// workers (with GOMAXPROCS up to 3, only fractional ones, which run when a
-// processor schedules) and the program's other goroutines would wait for the
-// runtime's 10 ms preemption. So the last pieces of a range whose cost climbs toward its end,
-// sized by the cheap start, are shared while they run instead of holding the
-// call's end on one core. Calls whose result must not depend on timing (Sum
-// of floats) give away only nodes of their fixed tree.
+// left (lazy binary splitting). So the last pieces of a range whose cost
+// climbs toward its end, sized by the cheap start, are shared while they run
+// instead of holding the call's end on one core. Calls whose result must not
+// depend on timing (Sum of floats) give away only nodes of their fixed tree.
+//
+// Like a loop on goroutines, the participants of a call do not enter the Go
+// scheduler while it has work: the program's other goroutines, and the
+// garbage collector's mark workers (with GOMAXPROCS up to 3, only fractional
+// ones, which run when a processor schedules), get a processor at the
+// runtime's preemption, every 10 ms. A yield once a millisecond was tried and
+// removed: it let in the runtime's memory scavenger as readily, and cost
+// more than it gained (README.md, Numbers).
 //
 // WithGrain fixes the piece size for a call and WithMinLen bounds it from
 // below, for the rare loop whose elements are so cheap and numerous that the
