@@ -44,22 +44,9 @@ func BenchmarkRangeSum(b *testing.B) {
 		run("seq", func() uint64 { return leaf(0, n) })
 		run("adaptive", func() uint64 { return rangeSum(n, leaf) })
 		run("grain=n/16", func() uint64 { return rangeSum(n, leaf, par.WithGrain(n/16)) })
-		run("blocks", func() uint64 { // `go run ./bench`'s dynamic: 128 blocks from an atomic counter
-			const blocks = 128
-			size := (n + blocks - 1) / blocks
-			var next atomic.Int64
+		run("blocks", func() uint64 {
 			var total atomic.Uint64
-			var wg sync.WaitGroup
-			wg.Add(2)
-			for range 2 {
-				go func() {
-					defer wg.Done()
-					for c := int(next.Add(1) - 1); c < blocks; c = int(next.Add(1) - 1) {
-						total.Add(leaf(c*size, min(n, (c+1)*size)))
-					}
-				}()
-			}
-			wg.Wait()
+			blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
 			return total.Load()
 		})
 		run("halves", func() uint64 {
@@ -76,6 +63,25 @@ func BenchmarkRangeSum(b *testing.B) {
 			return parts[0] + parts[1]
 		})
 	}
+}
+
+// blocks runs body over [0, n) as `go run ./bench`'s dynamic strategy does:
+// 128 blocks taken from an atomic counter by two goroutines.
+func blocks(n int, body func(lo, hi int)) {
+	const count = 128
+	size := (n + count - 1) / count
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for range 2 {
+		go func() {
+			defer wg.Done()
+			for c := int(next.Add(1) - 1); c < count; c = int(next.Add(1) - 1) {
+				body(c*size, min(n, (c+1)*size))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func rangeSum(n int, leaf func(lo, hi int) uint64, opts ...par.Option) uint64 {

@@ -159,6 +159,15 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// minorFaults is the number of minor page faults the process has taken.
+func minorFaults() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return int64(ru.Minflt)
+}
+
 // spineWork is an element's work in BenchmarkSpine, about 3 µs here.
 func spineWork(x uint64) uint64 {
 	acc := x

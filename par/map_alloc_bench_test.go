@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,24 +45,12 @@ func BenchmarkMapAlloc(b *testing.B) {
 // blocksItoa is W7 as `go run ./bench`'s dynamic strategy writes it: 128
 // blocks taken from an atomic counter by two goroutines.
 func blocksItoa(in []int) []string {
-	n := len(in)
-	out := make([]string, n)
-	const blocks = 128
-	size := (n + blocks - 1) / blocks
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(2)
-	for range 2 {
-		go func() {
-			defer wg.Done()
-			for c := int(next.Add(1) - 1); c < blocks; c = int(next.Add(1) - 1) {
-				for i := c * size; i < min(n, (c+1)*size); i++ {
-					out[i] = strconv.Itoa(in[i])
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	out := make([]string, len(in))
+	blocks(len(in), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = strconv.Itoa(in[i])
+		}
+	})
 	return out
 }
 
@@ -72,7 +58,8 @@ func blocksItoa(in []int) []string {
 // before each call, as `go run ./bench` times its runs: the call's result,
 // allocated first, starts the next collection, which then marks during the
 // call. It reports the median and the 90th percentile of the calls, since a
-// call that leaves the collector no processor shows in the tail.
+// call that leaves the collector no processor shows in the tail, and the
+// page faults a call takes (memory the runtime had returned to the system).
 func BenchmarkMapAllocAfterGC(b *testing.B) {
 	in := make([]int, 1_000_000)
 	for i := range in {
@@ -84,20 +71,23 @@ func BenchmarkMapAllocAfterGC(b *testing.B) {
 	}{{"weft", func(in []int) []string { return par.Map(in, strconv.Itoa) }}, {"blocks", blocksItoa}} {
 		b.Run("impl="+impl.name, func(b *testing.B) {
 			var lat []time.Duration
+			var faults int64
 			var kept []string // the last result stays live, as a caller's would
 			for b.Loop() {
 				b.StopTimer()
 				kept = nil
 				runtime.GC()
 				b.StartTimer()
-				t0 := time.Now()
+				f0, t0 := minorFaults(), time.Now()
 				kept = impl.f(in)
 				lat = append(lat, time.Since(t0))
+				faults += minorFaults() - f0
 			}
 			_ = kept
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
 			b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds()), "p90-ns")
+			b.ReportMetric(float64(faults)/float64(len(lat)), "faults/op")
 		})
 	}
 }
