@@ -5,6 +5,7 @@ import (
 	"runtime/trace"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -164,35 +165,53 @@ const stepTarget = 100 * time.Microsecond
 // the next one run far past stepTarget.
 const stepGrowth = 16
 
-// leaf folds [lo, hi), a piece that sp declined to cut, in steps: the first
-// of the given length, sp.Step(hi-lo), a small part of the piece; then, by
-// the clock, all the rest if it should take no longer than stepTarget at the
-// pace of the step before, else about stepTarget's worth, and never more than
-// stepGrowth times the step before. So a leaf whose cost was foreseen takes
-// three steps, and one that turns out far dearer than its
-// first step promised is cut into steps of about stepTarget. Between two
-// steps it looks once whether another participant of the pool has nothing
-// to do (sched.Worker.Hungry) and, if so and if no
-// job of its own waits unstolen in its deque, cuts what it has left in two and
-// forks the right part, as a cut of the splitter would:
-// lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
-// promotion step of heartbeat scheduling (Acar et al., PLDI 2018). The pieces
-// cut before the costly end of a range was reached were sized by the cheap
-// start, and without this the last of them ran to its end on one worker while
-// the others waited. Results combine in order. With a fixed tree the steps and
-// the cut are nodes of the canonical tree (descend).
+// leaf folds [lo, hi), a piece that sp declined to cut, in steps. The first
+// is sized by the pace of the step before it on w, if that step was of the
+// same range and ended at lo (the left half of a fork ran there, and this is
+// the right half): about stepTarget's worth, or the whole leaf if it fits.
+// Otherwise the first step is blind, of the given length, sp.Step(hi-lo), a
+// small part of the piece. Each step after that is sized by the clock: all the
+// rest if it should take no longer than stepTarget at the pace of the step
+// before, else about stepTarget's worth, and never more than stepGrowth times
+// the step before. So a uniform leaf takes one step, or three when it runs
+// blind, and one that turns out far dearer than its first step promised is
+// cut into steps of about stepTarget. The pace of the last step is left in w
+// (sched.Pace) for the next leaf. Between two steps it looks once whether
+// another participant of the pool has nothing to do (sched.Worker.Hungry)
+// and, if so and if no job of its own waits unstolen in its deque, cuts what
+// it has left in two and forks the right part, as a cut of the splitter
+// would: lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP
+// 2010), the promotion step of heartbeat scheduling (Acar et al., PLDI 2018).
+// The pieces cut before the costly end of a range was reached were sized by
+// the cheap start, and without this the last of them ran to its end on one
+// worker while the others waited. No step leaves a rest shorter than
+// sp.Min(). Results combine in order. With a fixed tree the steps and the
+// cut are nodes of the canonical tree (descend).
 func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R], clock func() time.Time) R {
 	if b.fixedTree {
 		return descend(w, lo, hi, max(step, (hi-lo)/treeSteps), sp, b)
 	}
+	pc, id := w.Pace(), uintptr(unsafe.Pointer(b))
+	if pc.End == lo && pc.Body == id && pc.Call == w.Call() && pc.D > 0 {
+		step = int(min(int64(hi-lo), int64(pc.N)*int64(stepTarget)/int64(pc.D)))
+	}
+	step = stepFit(step, hi-lo, sp.Min())
 	t := clock()
 	acc := b.fold(lo, lo+step)
-	for cur := lo + step; cur < hi && !b.done(cur); {
+	cur := lo + step
+	for {
+		now := clock()
+		el := now.Sub(t)
+		if el > 0 {
+			*pc = sched.Pace{Call: w.Call(), Body: id, End: cur, N: step, D: el}
+		}
+		if cur >= hi || b.done(cur) {
+			return acc
+		}
 		// The steps follow the elements' cost: a leaf's every call pays its
 		// setup (a pipe's buffers, a map, an init), and steps far shorter than
 		// stepTarget would pay it too often, far longer ones answer late.
-		now := clock()
-		if el := now.Sub(t); el <= 0 {
+		if el <= 0 {
 			step *= stepGrowth // a clock too coarse to tell
 		} else if hi-cur <= step*stepGrowth && int64(hi-cur) <= int64(step)*int64(stepTarget)/int64(el) {
 			step = hi - cur // the rest takes about a step at the last one's pace
@@ -200,18 +219,27 @@ func leaf[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *body[R
 			// The next step takes about stepTarget at the last one's pace,
 			// growing at most stepGrowth-fold.
 			step = int(min(int64(step)*stepGrowth, int64(step)*int64(stepTarget)/int64(el)))
-			step = max(sp.Min(), step, 1)
 		}
 		t = now
 		if hi-cur >= 2*sp.Min() && w.Hungry() && w.Len() == 0 {
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
 			return b.join(b.join(acc, left), right)
 		}
-		next := min(hi, cur+step)
-		acc = b.join(acc, b.fold(cur, next))
-		cur = next
+		step = stepFit(step, hi-cur, sp.Min())
+		acc = b.join(acc, b.fold(cur, cur+step))
+		cur += step
 	}
-	return acc
+}
+
+// stepFit returns a step of a leaf with rest elements left, given the step
+// wanted: at least minLen (and 1), and all the rest if what it would leave is
+// shorter than minLen.
+func stepFit(step, rest, minLen int) int {
+	step = max(step, minLen, 1)
+	if rest-step < minLen {
+		return rest
+	}
+	return step
 }
 
 // treeSteps is about how many nodes of its canonical tree a fixed-tree leaf
@@ -274,8 +302,22 @@ const seqBudget = 20 * time.Microsecond
 // is read once per chunk, so about log8(n) times while elements are cheap.
 const seqGrowth = 8
 
+// seqLong is how long the rest of a call must promise to take, at the pace
+// of a prefix that has timed seqBudget/8 of work, for the prefix to end there
+// and not spend the rest of its budget alone: the pool's help is then
+// certain to pay, and every microsecond alone before the wake of a parked
+// worker (BenchmarkWake) delays the second core.
+const seqLong = 4 * seqBudget
+
+// longRest reports whether rest elements take seqLong or more at the pace of
+// done elements in el.
+func longRest(el time.Duration, done, rest int) bool {
+	return float64(el)*float64(rest) >= float64(seqLong)*float64(done)
+}
+
 // run reduces [0, n) for a call: first alone on a growing prefix while that
-// stays within seqBudget, then on the call's pool. With a fixed grain, or for
+// stays within seqBudget, or until it shows the call to be long (seqLong),
+// then on the call's pool. With a fixed grain, or for
 // a body whose result must not depend on where the prefix ends (deterministic
 // float sums), it goes to the pool at once when n exceeds minSeq. The prefix's
 // chunks are never shorter than the call's minimum length.
@@ -313,7 +355,8 @@ func run[R any](c *config, n int, b *body[R]) R {
 }
 
 // prefix folds [0, hi) alone, in chunks that grow while the time they took,
-// el by clock, stays under seqBudget, and returns that fold. hi is n when the
+// el by clock, stays under seqBudget and the rest does not promise to take
+// seqLong or more at their pace, and returns that fold. hi is n when the
 // whole range was done, or the call was settled or stopped at hi.
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, el time.Duration) {
 	first := max(1, c.minLen)
@@ -328,7 +371,7 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		now := clock()
 		el = now.Sub(start)
 		left := seqBudget - el
-		if n-hi > first && left < seqBudget/8 {
+		if n-hi > first && (left < seqBudget/8 || el >= seqBudget/8 && longRest(el, hi, n-hi)) {
 			break
 		}
 		// The next chunk grows by seqGrowth while the prefix is young, then

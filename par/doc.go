@@ -70,10 +70,15 @@
 // middle of a piece holds up the end of the call by little.
 // The prefix's chunks grow only as far as the pace of the last one says the
 // budget allows, so a range whose cost climbs does not keep the caller alone
-// for long. A piece that has started still answers demand: it runs in steps
-// (the first a small part of it; then all the rest if that should take no
-// longer than about 100 µs at the pace seen so far, else about 100 µs' worth,
-// by the clock), and between two steps it looks once (two atomic loads)
+// for long, and the prefix ends as soon as it has timed a few microseconds of
+// work that show the rest of the call to take 80 µs or more, so that the
+// pool's parked workers are woken early. A piece that has started still
+// answers demand: it runs in steps (the first about 100 µs' worth, or all of
+// it, at the pace of the step before it on its goroutine when that step ended
+// where the piece begins, as it does for the second half of a cut, else a
+// small part of it; then all the rest if that should take no longer than
+// about 100 µs at the pace seen so far, else about 100 µs' worth, by the
+// clock), and between two steps it looks once (two atomic loads)
 // whether another participant of the pool has nothing to do; if one has, and
 // no job of its own waits unstolen, it forks the second half of what it has
 // left (lazy binary splitting). So the last pieces of a range whose cost

@@ -33,16 +33,26 @@ const (
 	StepTarget = stepTarget
 	StepGrowth = stepGrowth
 	SeqBudget  = seqBudget
+	SeqLong    = seqLong
 )
 
 // RunLeafClocked runs f over [0, n) as one leaf of the bridge on a seat of p,
 // reading time from clock, without waiting for hunger: on a pool none of
 // whose participants is hungry it only steps.
 func RunLeafClocked(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
+	RunLeavesClocked(p, [][2]int{{0, n}}, clock, f)
+}
+
+// RunLeavesClocked is RunLeafClocked for several leaves [lo, hi) of one
+// range, run one after the other on one seat.
+func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
 	p.p.Run(func(w *sched.Worker) {
-		sp := split.New(1, 1, 0)
-		sp.TrySplit(n, false) // spends the budget of one cut
-		leaf(w, 0, n, sp.Step(n), sp, &body[struct{}]{each: f}, clock)
+		b := &body[struct{}]{each: f}
+		for _, l := range leaves {
+			sp := split.New(1, 1, 0)
+			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
+			leaf(w, l[0], l[1], sp.Step(l[1]-l[0]), sp, b, clock)
+		}
 	})
 }
 

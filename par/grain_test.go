@@ -177,9 +177,12 @@ func w3Cost(n int) func(i int) time.Duration {
 
 // TestPrefixKeepsToItsBudget: the prefix a call runs alone before it
 // involves the pool ends about when its budget is spent, however the cost of
-// the elements changes along the range, and reads the clock a few times.
-// Once caught: chunks that grew eightfold blindly ran W3's quick prefix for
-// about 230 µs against a budget of 20 µs while the pool waited.
+// the elements changes along the range, and reads the clock a few times; it
+// ends sooner only once it has timed an eighth of its budget and the rest
+// promises to take SeqLong or more at the pace seen, since the pool's help is
+// then certain to pay. Once caught: chunks that grew eightfold blindly ran
+// W3's quick prefix for about 230 µs against a budget of 20 µs while the pool
+// waited.
 func TestPrefixKeepsToItsBudget(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -190,18 +193,21 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 		// sized at the pace of the one before, so cost that climbs within
 		// it (sixfold in W3 quick's last chunk) carries it past.
 		over float64
+		// long: the call is long enough to be seen as such early.
+		long bool
 	}{
-		{"uniform cheap", 10_000_000, func(int) time.Duration { return 1 }, 12, 1.25},
-		{"uniform dear", 100_000, func(int) time.Duration { return time.Microsecond }, 12, 1.25},
-		{"W3 quick", 20_000, w3Cost(20_000), 12, 2.5},
-		{"W3 full", 100_000, w3Cost(100_000), 12, 1.5},
-		{"falling", 100_000, func(i int) time.Duration { return w3Cost(100_000)(100_000 - 1 - i) }, 12, 1.25},
+		{"uniform cheap", 10_000_000, func(int) time.Duration { return 1 }, 12, 1.25, true},
+		{"uniform dear", 100_000, func(int) time.Duration { return time.Microsecond }, 12, 1.25, true},
+		{"60 µs uniform", 60_000, func(int) time.Duration { return 1 }, 12, 1.25, false},
+		{"W3 quick", 20_000, w3Cost(20_000), 12, 2.5, true},
+		{"W3 full", 100_000, w3Cost(100_000), 12, 1.5, true},
+		{"falling", 100_000, func(i int) time.Duration { return w3Cost(100_000)(100_000 - 1 - i) }, 12, 1.25, true},
 		{"a spike", 1_000_000, func(i int) time.Duration {
 			if i == 5000 {
 				return 15 * time.Microsecond
 			}
 			return 1
-		}, 12, 1.5}, // no pace foresees a spike: the budget plus the spike
+		}, 12, 1.5, true}, // no pace foresees a spike: the budget plus the spike
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,9 +221,16 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 			require.Equal(t, next, hi)
 			require.Less(t, hi, tc.n, "the prefix should leave work for the pool")
 			el := c.now.Sub(time.Unix(0, 0))
-			assert.GreaterOrEqual(t, el, par.SeqBudget*7/8, "it stopped before its budget was spent")
 			assert.LessOrEqual(t, el, time.Duration(tc.over*float64(par.SeqBudget)), "it ran past its budget")
 			assert.LessOrEqual(t, c.reads, tc.maxReads, "clock reads")
+			if !tc.long {
+				assert.GreaterOrEqual(t, el, par.SeqBudget*7/8, "it stopped before its budget was spent")
+				return
+			}
+			assert.True(t, el < par.SeqBudget/2 || hi == 1, "a long call kept to the prefix past its first chunk for %v", el)
+			assert.GreaterOrEqual(t, el, par.SeqBudget/8, "it stopped before it had timed an eighth of its budget")
+			rest := time.Duration(float64(el) * float64(tc.n-hi) / float64(hi))
+			assert.GreaterOrEqual(t, rest, par.SeqLong, "it stopped early, yet at its pace the rest looked short")
 		})
 	}
 	t.Run("short call", func(t *testing.T) {
@@ -288,4 +301,62 @@ func TestLeafStepsFollowTheClock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLeafStepsByThePaceBefore: a leaf that begins where the last step on
+// its worker of the same call ended (the right half of a fork whose left half
+// ran there) sizes its first step by that step's pace: a uniform leaf that
+// fits StepTarget takes one step, a longer one starts with about StepTarget's
+// worth. A leaf elsewhere in the range, or of another call, runs its first
+// step blind. Once caught: every leaf of W1 at the quick size took three
+// steps, three calls of the body where one does.
+func TestLeafStepsByThePaceBefore(t *testing.T) {
+	p, release, g1Done := busyPool(t) // nobody hungry: the leaves only step
+	defer func() { close(release); <-g1Done }()
+	uniform := func(int) time.Duration { return 1 }
+	const half = 40_000 // 40 µs at 1 ns an element
+	type step struct{ lo, hi int }
+	run := func(leaves [][2]int) []step {
+		c := newFakeClock()
+		var steps []step
+		par.RunLeavesClocked(p, leaves, c.read, func(lo, hi int) {
+			steps = append(steps, step{lo, hi})
+			c.charge(lo, hi, uniform)
+		})
+		return steps
+	}
+	stepsOf := func(steps []step, lo, hi int) []step {
+		var in []step
+		for _, s := range steps {
+			if s.lo >= lo && s.hi <= hi {
+				in = append(in, s)
+			}
+		}
+		return in
+	}
+
+	t.Run("adjacent, fits a step", func(t *testing.T) {
+		steps := run([][2]int{{0, half}, {half, 2 * half}})
+		assert.Len(t, stepsOf(steps, 0, half), 3, "the first leaf runs blind: %v", steps)
+		assert.Equal(t, []step{{half, 2 * half}}, stepsOf(steps, half, 2*half), "the second leaf in one step")
+	})
+	t.Run("adjacent, longer than a step", func(t *testing.T) {
+		const long = 1_000_000 // 1 ms
+		steps := run([][2]int{{0, half}, {half, half + long}})
+		second := stepsOf(steps, half, half+long)
+		require.NotEmpty(t, second)
+		want := int(par.StepTarget) // elements at 1 ns each
+		assert.InDelta(t, want, second[0].hi-second[0].lo, float64(want)/100, "the first step: about StepTarget at the pace before")
+	})
+	t.Run("not adjacent", func(t *testing.T) {
+		steps := run([][2]int{{0, half}, {half + 1, 2 * half}})
+		second := stepsOf(steps, half+1, 2*half)
+		require.NotEmpty(t, second)
+		assert.LessOrEqual(t, second[0].hi-second[0].lo, max(1, (half-1)/split.LeafSteps), "a leaf elsewhere: the first step blind")
+	})
+	t.Run("another call", func(t *testing.T) {
+		run([][2]int{{0, half}})
+		steps := run([][2]int{{half, 2 * half}})
+		assert.LessOrEqual(t, steps[0].hi-steps[0].lo, max(1, half/split.LeafSteps), "a leaf of another call: the first step blind")
+	})
 }

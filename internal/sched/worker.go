@@ -43,6 +43,7 @@ type Worker struct {
 	local counters // published to pub at transitions
 	cache typeCache
 	call  uint64 // the top-level call of the task running here (0: none)
+	pace  Pace   // see Pace
 	// labels are the profiler labels a pool worker's goroutine has (Label).
 	labels context.Context
 	next   *Worker // the pool's free seat list, under the pool's lock
