@@ -36,19 +36,22 @@ func BenchmarkMapAlloc(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("n=%d/impl=blocks", n), func(b *testing.B) {
 			for b.Loop() {
-				blocksItoa(in)
+				blocksMap(in, strconv.Itoa)
 			}
 		})
 	}
 }
 
-// blocksItoa is W7 as `go run ./bench`'s dynamic strategy writes it: 128
-// blocks taken from an atomic counter by two goroutines.
-func blocksItoa(in []int) []string {
+// blocksMap is W7 as `go run ./bench`'s dynamic strategy writes it: 128
+// blocks taken from an atomic counter by two goroutines, f called through a
+// function value as the bench's strategies and par.Map call it.
+//
+//go:noinline
+func blocksMap(in []int, f func(int) string) []string {
 	out := make([]string, len(in))
 	blocks(len(in), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i] = strconv.Itoa(in[i])
+			out[i] = f(in[i])
 		}
 	})
 	return out
@@ -68,7 +71,7 @@ func BenchmarkMapAllocAfterGC(b *testing.B) {
 	for _, impl := range []struct {
 		name string
 		f    func([]int) []string
-	}{{"weft", func(in []int) []string { return par.Map(in, strconv.Itoa) }}, {"blocks", blocksItoa}} {
+	}{{"weft", func(in []int) []string { return par.Map(in, strconv.Itoa) }}, {"blocks", func(in []int) []string { return blocksMap(in, strconv.Itoa) }}} {
 		b.Run("impl="+impl.name, func(b *testing.B) {
 			var lat []time.Duration
 			var faults int64

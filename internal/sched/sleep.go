@@ -73,8 +73,28 @@ func (w *Worker) unpark(r wakeReason) bool {
 		w.pool.idle.Add(d)
 	}
 	w.wake <- r // buffered: never blocks, there is one token per mark
+	if r == wakeWork || r == wakeLook {
+		nudge() // the waker goes on working
+	}
 	return true
 }
+
+// nudge moves the goroutine that the calling one has just readied from the
+// calling goroutine's processor's next slot to its ordinary run queue.
+//
+// A channel send readies its receiver into the sender's next slot (runnext),
+// which the runtime lets the sender's processor keep: another processor takes
+// a goroutine from there only after a pause (runqgrab's usleep(3), which
+// Linux's timer slack stretches to some 50 µs), on the bet that the sender
+// is about to block. A waker that goes on working never blocks, and while a
+// collection starts, the other processor may run a mark worker first and
+// find the woken worker only later. A goroutine started now takes the next
+// slot and pushes the woken one to the run queue, from which an idle
+// processor steals at once; it does nothing, and runs when the waker's
+// processor next schedules. This is what a hand-written loop that starts a
+// goroutine per core gets for free: each go statement pushes the one before
+// out of the next slot. Any goroutine.
+func nudge() { go func() {}() }
 
 // notify wakes one parked worker if some are parked and none is searching.
 // Called after every push; its fast path is one load. Any goroutine.

@@ -1,0 +1,135 @@
+package par_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weftgo/weft/par"
+)
+
+// The paired benchmarks time weft beside hand-written loops call by call,
+// in turn, and report each one's median and the median over rounds of its
+// time over weft's in the same round. This machine's speed drifts by tens of
+// percent within seconds, and its W7 calls fall into two modes about 25%
+// apart (memory the runtime had returned to the system, a collection that
+// overlaps the call), so medians taken one after the other, as sub-benchmarks
+// are, cannot tell 2% apart; ratios within a round can.
+
+// contender is one implementation in a paired benchmark.
+type contender struct {
+	name string
+	run  func()
+}
+
+// paired runs one round of every contender per iteration of b, in an order
+// drawn anew each round, after a collection if gc is set, and reports the
+// median time of each and the median of its time over the first one's in the
+// same round (ratio-<name>: below 1, faster than the first).
+func paired(b *testing.B, gc bool, cs ...contender) {
+	ts := make([][]time.Duration, len(cs))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		for _, i := range rng.Perm(len(cs)) {
+			if gc {
+				b.StopTimer()
+				runtime.GC()
+				b.StartTimer()
+			}
+			t0 := time.Now()
+			cs[i].run()
+			ts[i] = append(ts[i], time.Since(t0))
+		}
+	}
+	for i, c := range cs {
+		s := slices.Clone(ts[i])
+		slices.Sort(s)
+		b.ReportMetric(float64(s[len(s)/2].Nanoseconds()), "p50-ns-"+c.name)
+		if i == 0 {
+			continue
+		}
+		ratios := make([]float64, len(ts[i]))
+		for r := range ratios {
+			ratios[r] = float64(ts[i][r]) / float64(ts[0][r])
+		}
+		slices.Sort(ratios)
+		b.ReportMetric(ratios[len(ratios)/2], "ratio-"+c.name)
+	}
+	b.ReportMetric(0, "ns/op") // the per-round total mixes every contender
+}
+
+// BenchmarkPairedRangeSum is W1..W3 at the quick sizes of `go run ./bench`
+// (ForRange, a local sum per piece added to an atomic) against static halves
+// on two goroutines, blocks from an atomic counter, and the best fixed grain
+// of the bench's sweep, each call after a collection as the bench times them:
+//
+//	go test -run '^$' -bench PairedRangeSum -benchtime 300x ./par
+func BenchmarkPairedRangeSum(b *testing.B) {
+	for _, l := range []struct {
+		name  string
+		n     int
+		leaf  func(lo, hi int) uint64
+		grain int
+	}{
+		{"W1", 10_000_000, squares, 1 << 16},
+		{"W2", 400_000, varmap, 1 << 10},
+		{"W3", 20_000, climbing(20_000), 1 << 8},
+	} {
+		n, leaf := l.n, l.leaf
+		want := leaf(0, n)
+		check := func(got uint64) {
+			if got != want {
+				panic("wrong sum")
+			}
+		}
+		b.Run(fmt.Sprintf("%s/n=%d", l.name, n), func(b *testing.B) {
+			paired(b, true,
+				contender{"weft", func() { check(rangeSum(n, leaf)) }},
+				contender{"halves", func() {
+					var parts [2]uint64
+					var wg sync.WaitGroup
+					wg.Add(2)
+					for c := range 2 {
+						go func() {
+							defer wg.Done()
+							parts[c] = leaf(c*n/2, (c+1)*n/2)
+						}()
+					}
+					wg.Wait()
+					check(parts[0] + parts[1])
+				}},
+				contender{"blocks", func() {
+					var total atomic.Uint64
+					blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
+					check(total.Load())
+				}},
+				contender{"grain", func() { check(rangeSum(n, leaf, par.WithGrain(l.grain))) }},
+			)
+		})
+	}
+}
+
+// BenchmarkPairedMapAlloc is W7 at the full size (strconv.Itoa over 1M ints
+// into an ordered []string), each call after a collection as `go run ./bench`
+// times it, against blocks from an atomic counter (calling strconv.Itoa
+// through a function value, as par.Map does):
+//
+//	go test -run '^$' -bench PairedMapAlloc -benchtime 150x ./par
+func BenchmarkPairedMapAlloc(b *testing.B) {
+	in := make([]int, 1_000_000)
+	for i := range in {
+		in[i] = i
+	}
+	var kept []string // the last result stays live, as a caller's would
+	paired(b, true,
+		contender{"weft", func() { kept = par.Map(in, strconv.Itoa) }},
+		contender{"blocks", func() { kept = blocksMap(in, strconv.Itoa) }},
+	)
+	_ = kept
+}
