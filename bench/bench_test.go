@@ -219,3 +219,22 @@ func TestOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestPairedRatio: the sweep compares the default with a grain round by
+// round, so that a machine that slows down for some rounds slows both sides
+// of each ratio alike.
+func TestPairedRatio(t *testing.T) {
+	ms := func(xs ...int) []time.Duration {
+		ds := make([]time.Duration, len(xs))
+		for i, x := range xs {
+			ds[i] = time.Duration(x) * time.Millisecond
+		}
+		return ds
+	}
+	// The machine triples its speed over the rounds; within each, a takes
+	// 5% longer than b.
+	assert.InDelta(t, 1.05, pairedRatio(ms(63, 42, 21), ms(60, 40, 20)), 1e-9)
+	// Ratios 1, 1.5, 2 and 1: the mean of the middle two.
+	assert.InDelta(t, 1.25, pairedRatio(ms(1, 3, 2, 9), ms(1, 2, 1, 9)), 1e-9)
+	assert.Zero(t, pairedRatio(nil, nil))
+}

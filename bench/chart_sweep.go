@@ -12,7 +12,7 @@ import (
 func (s *svgBuf) sweepPanel(row *sweepRow, x0, y0, w float64) {
 	s.f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%d" fill="#fafafa" stroke="#ddd" rx="4"/>`, x0-8, y0-4, w+16, sweepPanH-6)
 	s.text(x0, y0+14, 13, "start", colText, "bold", fmt.Sprintf("%s grain sweep, n = %s", row.Workload, commas(row.N)))
-	verdict := fmt.Sprintf("adaptive / best = %.3f", row.Ratio)
+	verdict := fmt.Sprintf("adaptive / best = %.3f (paired %.3f)", row.Ratio, row.Paired)
 	vcol := colMuted
 	if !row.OK {
 		verdict += " (over 1.05)"
