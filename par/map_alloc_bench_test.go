@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,4 +94,46 @@ func BenchmarkMapAllocAfterGC(b *testing.B) {
 			b.ReportMetric(float64(faults)/float64(len(lat)), "faults/op")
 		})
 	}
+}
+
+// BenchmarkMapAllocSecondStart is W7 at the full size written with ForRange,
+// each call after a collection, which the call's result, allocated first,
+// starts again: it reports how long after the first piece of the range's
+// first half the first piece of its second half began (a thief's: the first
+// steal takes the right half), median and 90th percentile over the calls.
+// That is how long a call runs on one core when a collection starts with it.
+func BenchmarkMapAllocSecondStart(b *testing.B) {
+	const n = 1_000_000
+	in := make([]int, n)
+	for i := range in {
+		in[i] = i
+	}
+	var lags []time.Duration
+	var kept []string
+	for b.Loop() {
+		b.StopTimer()
+		kept = nil
+		runtime.GC()
+		b.StartTimer()
+		out := make([]string, n)
+		var first, second atomic.Int64
+		t0 := time.Now()
+		par.ForRange(n, func(lo, hi int) {
+			now := int64(time.Since(t0)) | 1
+			if lo < n/2 {
+				first.CompareAndSwap(0, now)
+			} else {
+				second.CompareAndSwap(0, now)
+			}
+			for i := lo; i < hi; i++ {
+				out[i] = strconv.Itoa(in[i])
+			}
+		})
+		kept = out
+		lags = append(lags, time.Duration(second.Load()-first.Load()))
+	}
+	_ = kept
+	slices.Sort(lags)
+	b.ReportMetric(float64(lags[len(lags)/2].Nanoseconds()), "p50-ns/lag")
+	b.ReportMetric(float64(lags[len(lags)*9/10].Nanoseconds()), "p90-ns/lag")
 }
