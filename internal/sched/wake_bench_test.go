@@ -16,31 +16,7 @@ import (
 // batch time) are set against. Each half spins until the other has started,
 // so they must run on two processors. Reports the median and the 90th
 // percentile.
-func BenchmarkWake(b *testing.B) { benchWake(b, nil) }
-
-// BenchmarkWakeAtCollection is BenchmarkWake with a collection started just
-// before the fork, as one starts when a call allocates its result (W7 of
-// `go run ./bench`): the processor that would take the woken worker may run
-// a mark worker first.
-func BenchmarkWakeAtCollection(b *testing.B) {
-	var garbage [][]byte
-	var done chan struct{}
-	benchWake(b, func() {
-		if done != nil {
-			<-done
-		}
-		for range 64 {
-			garbage = append(garbage, make([]byte, 64<<10)) // a heap worth marking
-		}
-		garbage = garbage[:0]
-		done = make(chan struct{})
-		go func() { runtime.GC(); close(done) }()
-		runtime.Gosched() // the collection starts, then its goroutine waits for the marking
-	})
-	<-done
-}
-
-func benchWake(b *testing.B, before func()) {
+func BenchmarkWake(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		b.Skip("needs two threads: each half spins until the other starts")
 	}
@@ -51,9 +27,6 @@ func benchWake(b *testing.B, before func()) {
 		b.StopTimer()
 		for p.Sleeping() < 1 {
 			time.Sleep(20 * time.Microsecond)
-		}
-		if before != nil {
-			before()
 		}
 		b.StartTimer()
 		var left, right atomic.Int64
