@@ -49,20 +49,24 @@ func BenchmarkRangeSum(b *testing.B) {
 			blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
 			return total.Load()
 		})
-		run("halves", func() uint64 {
-			var wg sync.WaitGroup
-			var parts [2]uint64
-			wg.Add(2)
-			for c := range 2 {
-				go func() {
-					defer wg.Done()
-					parts[c] = leaf(c*n/2, (c+1)*n/2)
-				}()
-			}
-			wg.Wait()
-			return parts[0] + parts[1]
-		})
+		run("halves", func() uint64 { return halvesSum(n, leaf) })
 	}
+}
+
+// halvesSum is the sum of leaf over [0, n) as static halves on two
+// goroutines, `go run ./bench`'s static strategy on 2 cores.
+func halvesSum(n int, leaf func(lo, hi int) uint64) uint64 {
+	var wg sync.WaitGroup
+	var parts [2]uint64
+	wg.Add(2)
+	for c := range 2 {
+		go func() {
+			defer wg.Done()
+			parts[c] = leaf(c*n/2, (c+1)*n/2)
+		}()
+	}
+	wg.Wait()
+	return parts[0] + parts[1]
 }
 
 // blocks runs body over [0, n) as `go run ./bench`'s dynamic strategy does:

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,19 +90,7 @@ func BenchmarkPairedRangeSum(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/n=%d", l.name, n), func(b *testing.B) {
 			paired(b, true,
 				contender{"weft", func() { check(rangeSum(n, leaf)) }},
-				contender{"halves", func() {
-					var parts [2]uint64
-					var wg sync.WaitGroup
-					wg.Add(2)
-					for c := range 2 {
-						go func() {
-							defer wg.Done()
-							parts[c] = leaf(c*n/2, (c+1)*n/2)
-						}()
-					}
-					wg.Wait()
-					check(parts[0] + parts[1])
-				}},
+				contender{"halves", func() { check(halvesSum(n, leaf)) }},
 				contender{"blocks", func() {
 					var total atomic.Uint64
 					blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
