@@ -36,9 +36,10 @@ type grainTime struct {
 	Paired float64 `json:"paired_ratio"`
 }
 
-// sweepReps is the fewest timed rounds the sweep makes. Medians of 5 runs
-// of a 3 ms call moved by 10% to 25% between runs of the suite on this
-// project's 2-core machine, more than the 5% the sweep tells apart.
+// sweepReps is the fewest timed rounds the sweep makes. With medians of 5,
+// W1's adaptive/best ratio ranged from 1.036 to 1.250 over five runs of `go
+// run ./bench -w W1,W2,W3 -c none -reps 5 -scaling=false` on this project's
+// 2-core machine, more than the 5% the sweep tells apart.
 const sweepReps = 15
 
 // pairedRatio returns the median over rounds of a[k]/b[k].

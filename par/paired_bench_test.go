@@ -16,10 +16,12 @@ import (
 // The paired benchmarks time weft beside hand-written loops call by call,
 // in turn, and report each one's median and the median over rounds of its
 // time over weft's in the same round. This machine's speed drifts by tens of
-// percent within seconds, and its W7 calls fall into two modes about 25%
-// apart (memory the runtime had returned to the system, a collection that
-// overlaps the call), so medians taken one after the other, as sub-benchmarks
-// are, cannot tell 2% apart; ratios within a round can.
+// percent between runs (the median W7 call of blocks from a counter took
+// 14.3, 15.1, 19.6 and 22.9 ms in four runs of `go test -run '^$' -bench
+// PairedMapAlloc -benchtime 150x ./par`), so medians taken one after the
+// other, as sub-benchmarks are, cannot tell 2% apart; ratios within a round
+// come closer. Identical code still differs by a percent or two with the
+// arrangement of the round: read less than that as no difference.
 
 // contender is one implementation in a paired benchmark.
 type contender struct {
