@@ -224,17 +224,60 @@ func TestOutputs(t *testing.T) {
 // round, so that a machine that slows down for some rounds slows both sides
 // of each ratio alike.
 func TestPairedRatio(t *testing.T) {
-	ms := func(xs ...int) []time.Duration {
-		ds := make([]time.Duration, len(xs))
-		for i, x := range xs {
-			ds[i] = time.Duration(x) * time.Millisecond
-		}
-		return ds
-	}
 	// The machine triples its speed over the rounds; within each, a takes
 	// 5% longer than b.
-	assert.InDelta(t, 1.05, pairedRatio(ms(63, 42, 21), ms(60, 40, 20)), 1e-9)
+	assert.InDelta(t, 1.05, pairedRatio(millis(63, 42, 21), millis(60, 40, 20)), 1e-9)
 	// Ratios 1, 1.5, 2 and 1: the mean of the middle two.
-	assert.InDelta(t, 1.25, pairedRatio(ms(1, 3, 2, 9), ms(1, 2, 1, 9)), 1e-9)
+	assert.InDelta(t, 1.25, pairedRatio(millis(1, 3, 2, 9), millis(1, 2, 1, 9)), 1e-9)
 	assert.Zero(t, pairedRatio(nil, nil))
+}
+
+// TestPickBest: the sweep chooses the best grain on the even rounds and judges
+// the default against it on the odd ones, so that a grain whose noise ran low
+// on the rounds that judge is not also the one chosen.
+func TestPickBest(t *testing.T) {
+	adaptive := millis(100, 100, 100, 100, 100, 100)
+	grains := [][]time.Duration{
+		millis(99, 80, 99, 80, 99, 80), // fastest on the odd rounds only
+		millis(90, 98, 90, 98, 90, 98), // fastest on the even rounds
+		millis(95, 99, 95, 99, 95, 99),
+	}
+	best, paired := pickBest(adaptive, grains)
+	assert.Equal(t, 1, best)
+	assert.InDelta(t, 100.0/98, paired, 1e-9)
+	best, paired = pickBest(nil, nil)
+	assert.Equal(t, -1, best)
+	assert.Zero(t, paired)
+}
+
+// millis returns the durations of xs milliseconds.
+func millis(xs ...int) []time.Duration {
+	ds := make([]time.Duration, len(xs))
+	for i, x := range xs {
+		ds[i] = time.Duration(x) * time.Millisecond
+	}
+	return ds
+}
+
+// TestPairedVsWeft: each competitor's time is also compared with weft's round
+// by round, per call, where it ran every round; the verdict of who beat weft
+// takes that ratio where there is one.
+func TestPairedVsWeft(t *testing.T) {
+	w := &wlReport{ID: "W8s", N: 10, FullN: 10, Results: []*result{
+		{Impl: "sequential", Kind: kindSeq, Calls: 1, Median: 40, Times: millis(40, 40, 40), Checksum: "1"},
+		// The machine is four times slower for two of weft's rounds.
+		{Impl: "weft", Kind: kindWeft, Calls: 1, Median: 40, Times: millis(10, 40, 40), Checksum: "1"},
+		// Two calls a run, 10% slower than weft's in two rounds of three,
+		// with a median far below weft's.
+		{Impl: "static", Kind: kindHand, Calls: 2, Median: 11, Times: millis(22, 22, 88), Checksum: "1"},
+		// Capped at one run: only the medians compare.
+		{Impl: "lo", Kind: kindLib, Calls: 1, Median: 19, Times: millis(19), Checksum: "1"},
+	}}
+	require.Empty(t, w.finish())
+	assert.InDelta(t, 1.1, w.result("static").Paired, 1e-9)
+	assert.InDelta(t, 0.275, w.result("static").VsWeft, 1e-9)
+	assert.Zero(t, w.result("lo").Paired)
+	fs := fasterThanWeft([]*wlReport{w})
+	require.Len(t, fs, 1)
+	assert.Equal(t, "lo", fs[0].Impl)
 }

@@ -29,9 +29,13 @@ type result struct {
 	Allocs   float64         `json:"allocs_per_call"`
 	Bytes    float64         `json:"bytes_per_call"`
 	Checksum string          `json:"checksum"`
-	Speedup  float64         `json:"speedup,omitempty"`     // sequential median over this one
-	VsWeft   float64         `json:"vs_weft,omitempty"`     // this median over weft's: above 1, weft is faster
-	Util     *utilization    `json:"utilization,omitempty"` // weft only
+	Speedup  float64         `json:"speedup,omitempty"` // sequential median over this one
+	VsWeft   float64         `json:"vs_weft,omitempty"` // this median over weft's: above 1, weft is faster
+	// Paired is the median over rounds of this run's time per call over
+	// weft's in the same round: as VsWeft, with the machine's drift between
+	// rounds taken out (see pairedRatio). 0 unless both ran every round.
+	Paired float64      `json:"paired_vs_weft,omitempty"`
+	Util   *utilization `json:"utilization,omitempty"` // weft only
 }
 
 // utilization is the busy time of weft's pool over the wall time of the timed

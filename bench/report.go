@@ -55,7 +55,7 @@ type wlReport struct {
 type faster struct {
 	Workload string  `json:"workload"`
 	Impl     string  `json:"impl"`
-	Ratio    float64 `json:"ratio"` // its median over weft's
+	Ratio    float64 `json:"ratio"` // its time over weft's: paired where it can be, else the medians'
 }
 
 func (w *wlReport) result(name string) *result {
@@ -84,6 +84,9 @@ func (w *wlReport) finish() []string {
 		}
 		if wf != nil && wf.Skip == "" && wf.Median > 0 {
 			r.VsWeft = float64(r.Median) / float64(wf.Median)
+			if len(r.Times) == len(wf.Times) && len(r.Times) >= 3 {
+				r.Paired = pairedRatio(r.Times, wf.Times) * float64(wf.Calls) / float64(r.Calls)
+			}
 		}
 		if r.Checksum != w.Checksum {
 			errs = append(errs, fmt.Sprintf("%s: %s's checksum %q differs from the sequential %q",
@@ -100,13 +103,18 @@ func (w *wlReport) finish() []string {
 	return errs
 }
 
-// fasterThanWeft lists the competitors whose median beat weft's, by workload.
+// fasterThanWeft lists the competitors that beat weft, by workload: by the
+// paired ratio where there is one, else by the medians.
 func fasterThanWeft(ws []*wlReport) []faster {
 	var out []faster
 	for _, w := range ws {
 		for _, r := range w.Results {
-			if (r.Kind == kindHand || r.Kind == kindLib) && r.VsWeft > 0 && r.VsWeft < 1 {
-				out = append(out, faster{Workload: w.ID, Impl: r.Impl, Ratio: r.VsWeft})
+			ratio := r.VsWeft
+			if r.Paired > 0 {
+				ratio = r.Paired
+			}
+			if (r.Kind == kindHand || r.Kind == kindLib) && ratio > 0 && ratio < 1 {
+				out = append(out, faster{Workload: w.ID, Impl: r.Impl, Ratio: ratio})
 			}
 		}
 	}
@@ -170,6 +178,15 @@ func fmtRatio(x float64) string {
 	return fmt.Sprintf("%.*f", int(math.Ceil(-math.Log10(x)))+1, x)
 }
 
+// fmtPaired formats a paired ratio with three decimals below 10, where the
+// percent it tells apart matters.
+func fmtPaired(x float64) string {
+	if x > 0 && x < 10 {
+		return fmt.Sprintf("%.3f", x)
+	}
+	return fmtRatio(x)
+}
+
 func fmtCount(x float64) string {
 	switch {
 	case x >= 10e6:
@@ -226,6 +243,7 @@ func writeText(out io.Writer, r *report) {
 		p("\n")
 	}
 	p("speedup: sequential median / this median.  vs weft: this median / weft's (above 1: weft is faster).\n")
+	p("paired: the median over rounds of this run / weft's in the same round (the machine's drift taken out).\n")
 	p("allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
 	for _, w := range r.Workloads {
 		p("\n%s %s: %s\n", w.ID, w.Name, w.Def)
@@ -247,7 +265,7 @@ func writeText(out io.Writer, r *report) {
 		if w.PerCall {
 			unit = "per call"
 		}
-		p("  %-16s %9s %9s %8s %8s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "allocs", "sum")
+		p("  %-16s %9s %9s %8s %8s %7s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "paired", "allocs", "sum")
 		var notes []string
 		skips := map[string][]string{}
 		var order []string
@@ -268,8 +286,8 @@ func writeText(out io.Writer, r *report) {
 			if x.Checksum != w.Checksum {
 				sum = "MISMATCH: " + x.Checksum
 			}
-			p("  %-16s %9s %9s %8s %8s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
-				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtCount(x.Allocs), sum)
+			p("  %-16s %9s %9s %8s %8s %7s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
+				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtPaired(x.Paired), fmtCount(x.Allocs), sum)
 		}
 		for _, n := range notes {
 			p("  %s\n", n)
@@ -298,11 +316,11 @@ func writeText(out io.Writer, r *report) {
 	writeScalingText(out, r.Scaling)
 	p("\n")
 	if len(r.Faster) == 0 {
-		p("No competitor beat weft's median on any workload.\n")
+		p("No competitor beat weft on any workload (paired, or by the medians where a competitor missed rounds).\n")
 	} else {
 		fs := append([]faster(nil), r.Faster...)
 		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Ratio < fs[j].Ratio })
-		p("Faster than weft (its time over weft's):")
+		p("Faster than weft (its time over weft's, paired where it ran every round):")
 		for i, f := range fs {
 			sep := ","
 			if i == 0 {
