@@ -241,6 +241,7 @@ func TestPickBest(t *testing.T) {
 		millis(99, 80, 99, 80, 99, 80), // fastest on the odd rounds only
 		millis(90, 98, 90, 98, 90, 98), // fastest on the even rounds
 		millis(95, 99, 95, 99, 95, 99),
+		millis(50), // capped: one run
 	}
 	best, paired := pickBest(adaptive, grains)
 	assert.Equal(t, 1, best)

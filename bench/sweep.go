@@ -52,7 +52,8 @@ const sweepReps = 20
 
 // pickBest returns the index of the grain whose median over the even rounds
 // is the lowest, and the median over the odd rounds of the adaptive time over
-// that grain's. Several grains are often about as fast; judged on the rounds
+// that grain's; a grain that missed rounds (its warm-up was over the time
+// cap) is not picked. Several grains are often about as fast; judged on the rounds
 // that chose it, the pick would be the one whose noise ran lowest, and the
 // default would be held to a grain faster than any is. In six runs of `go
 // run ./bench -w W1 -c none -scaling=false`, the largest of the eight
@@ -61,6 +62,9 @@ const sweepReps = 20
 func pickBest(adaptive []time.Duration, grains [][]time.Duration) (int, float64) {
 	best, bestMed := -1, time.Duration(0)
 	for i, g := range grains {
+		if len(g) != len(adaptive) || len(g) < 2 {
+			continue
+		}
 		if m := median(rounds(g, 0)); best < 0 || m < bestMed {
 			best, bestMed = i, m
 		}
