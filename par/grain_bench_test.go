@@ -44,11 +44,7 @@ func BenchmarkRangeSum(b *testing.B) {
 		run("seq", func() uint64 { return leaf(0, n) })
 		run("adaptive", func() uint64 { return rangeSum(n, leaf) })
 		run("grain=n/16", func() uint64 { return rangeSum(n, leaf, par.WithGrain(n/16)) })
-		run("blocks", func() uint64 {
-			var total atomic.Uint64
-			blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
-			return total.Load()
-		})
+		run("blocks", func() uint64 { return blocksSum(n, leaf) })
 		run("halves", func() uint64 { return halvesSum(n, leaf) })
 	}
 }
@@ -67,6 +63,14 @@ func halvesSum(n int, leaf func(lo, hi int) uint64) uint64 {
 	}
 	wg.Wait()
 	return parts[0] + parts[1]
+}
+
+// blocksSum is the sum of leaf over [0, n) as blocks (below), each block's sum
+// added to an atomic.
+func blocksSum(n int, leaf func(lo, hi int) uint64) uint64 {
+	var total atomic.Uint64
+	blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
+	return total.Load()
 }
 
 // blocks runs body over [0, n) as `go run ./bench`'s dynamic strategy does:

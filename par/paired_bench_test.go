@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,11 +92,7 @@ func BenchmarkPairedRangeSum(b *testing.B) {
 			paired(b, true,
 				contender{"weft", func() { check(rangeSum(n, leaf)) }},
 				contender{"halves", func() { check(halvesSum(n, leaf)) }},
-				contender{"blocks", func() {
-					var total atomic.Uint64
-					blocks(n, func(lo, hi int) { total.Add(leaf(lo, hi)) })
-					check(total.Load())
-				}},
+				contender{"blocks", func() { check(blocksSum(n, leaf)) }},
 				contender{"grain", func() { check(rangeSum(n, leaf, par.WithGrain(l.grain))) }},
 			)
 		})
