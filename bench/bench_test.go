@@ -119,6 +119,20 @@ func TestSlowWarmupIsCappedAndMarked(t *testing.T) {
 	assert.Equal(t, "0", r.Checksum)
 }
 
+func TestBudgetAddsRounds(t *testing.T) {
+	runs := func(m *measurer) int {
+		n := 0
+		im := impl{name: "x", kind: kindHand, run: func(int) { n++ }, check: func() string { return "0" }}
+		r := m.measure("W0", false, im, nil)
+		assert.Len(t, r.Times, n)
+		return n
+	}
+	assert.Equal(t, 3, runs(&measurer{reps: 3}), "no budget: reps rounds")
+	assert.Equal(t, 3, runs(&measurer{reps: 3, budget: time.Nanosecond, maxReps: 50}), "a spent budget adds none")
+	assert.Equal(t, 7, runs(&measurer{reps: 3, budget: time.Hour, maxReps: 7}), "a budget left: up to maxReps")
+	assert.Equal(t, 3, runs(&measurer{reps: 3, budget: time.Hour, maxReps: 2}), "never fewer than reps")
+}
+
 func TestMismatchIsAnError(t *testing.T) {
 	w := &wlReport{ID: "W9", N: 10, FullN: 10, Ref: "42", Results: []*result{
 		{Impl: "sequential", Kind: kindSeq, Median: 10, Checksum: "42"},

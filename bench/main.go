@@ -255,11 +255,13 @@ func run(f *flags) (int, error) {
 	defer pool.Close()
 	e := newEnv(f.workers, maxN)
 	defer e.close()
-	s := &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)}, strategies: sts}
+	s := &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)}, strategies: sts,
+		sweepBudget: sweepBudgetQuick}
 	m := &measurer{warmup: f.warmup, reps: f.reps, cap: f.cap, pool: pool, prog: prog,
 		callTarget: 5 * time.Millisecond}
 	if f.full {
 		m.callTarget = 20 * time.Millisecond
+		s.sweepBudget = sweepBudgetFull
 	}
 
 	rep := &report{

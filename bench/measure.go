@@ -52,10 +52,14 @@ type utilization struct {
 // measurer runs implementations.
 type measurer struct {
 	warmup, reps int
-	cap          time.Duration // longest a competitor's run may take
-	callTarget   time.Duration // how long a timed run of a per-call workload lasts
-	pool         *par.Pool     // weft's, for its statistics
-	prog         *progress
+	// budget, if set, keeps the rounds going past reps until they have
+	// taken this long, up to maxReps rounds.
+	budget     time.Duration
+	maxReps    int
+	cap        time.Duration // longest a competitor's run may take
+	callTarget time.Duration // how long a timed run of a per-call workload lasts
+	pool       *par.Pool     // weft's, for its statistics
+	prog       *progress
 }
 
 // probeFunc times an implementation on smaller inputs and returns the time
@@ -71,9 +75,9 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe probeFunc)
 // measureAll times the implementations of one workload: first, one after
 // the other, each one's probe (if it starts a goroutine or task per element
 // and probes[i] is not nil), its calibration (per-call workloads) and its
-// warm-up runs; then reps rounds in which every implementation still in makes
-// one timed run, each after a garbage collection, with its allocations and
-// checksum. Interleaving the rounds, and turning their order, spreads a change
+// warm-up runs; then reps rounds (more while m.budget lasts, see measurer)
+// in which every implementation still in makes one timed run, each after a
+// garbage collection, with its allocations and checksum. Interleaving the rounds, and turning their order, spreads a change
 // in the machine's load over every implementation alike instead of charging
 // it to one.
 func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes []probeFunc) []*result {
@@ -107,7 +111,15 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 	}
 	allocs := make([]uint64, len(impls))
 	bytes := make([]uint64, len(impls))
-	for rep := range m.reps {
+	reps := m.reps
+	if m.budget > 0 {
+		reps = max(reps, m.maxReps)
+	}
+	started := time.Now()
+	for rep := range reps {
+		if rep >= m.reps && time.Since(started) >= m.budget {
+			break
+		}
 		for k := range active {
 			// Each round starts one implementation later than the round
 			// before: a run inherits the state the run before it left (a
@@ -116,7 +128,7 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 			// charge the same one with it every round.
 			i := active[(k+rep)%len(active)]
 			im, r := impls[i], rs[i]
-			m.prog.show("%s run %d/%d: %s", label, rep+1, m.reps, im.name)
+			m.prog.show("%s run %d/%d: %s", label, rep+1, reps, im.name)
 			d, a, b, c := m.once(im, r.Calls)
 			if r.Checksum == "" {
 				r.Checksum = c

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/weftgo/weft/par"
 )
@@ -54,6 +55,9 @@ type suite struct {
 	opts       []par.Option // OnPool(pool)
 	strategies []*strategy
 	w10        *w10Data // W10's input and buffer, from its build to its notes
+	// sweepBudget is how long the grain sweep of one workload goes on past
+	// sweepReps rounds (see sweepReps).
+	sweepBudget time.Duration
 }
 
 // resultImpl makes an implementation whose run computes a value and whose

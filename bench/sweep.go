@@ -44,11 +44,25 @@ type grainTime struct {
 
 // sweepReps is the fewest timed rounds the sweep makes: half of them choose
 // the best grain, the other half judge the default against it (pickBest).
-// With medians of 5, W1's adaptive/best ratio ranged from 1.036 to 1.250
-// over five runs of `go run ./bench -w W1,W2,W3 -c none -reps 5
-// -scaling=false` on this project's 2-core machine, more than the 5% the
-// sweep tells apart.
-const sweepReps = 20
+// More follow, up to sweepMaxReps, while the sweep of the workload has taken
+// less than the suite's sweepBudget. A call's time here falls in two modes
+// that differ by half (W1 at the quick size: 2.3 or 3.4 ms, for weft and for
+// blocks from a counter alike), and the mode changes from one call to the
+// next, so the ratio of two calls of the same round spreads from 0.82 to
+// 1.27 (10th to 90th percentile) where its median is 1.016. Drawn from 400
+// such rounds, the median of 10 of them was over 1.05 one time in five, of
+// 30 one time in twelve, of 50 one time in fifty.
+const (
+	sweepReps    = 20
+	sweepMaxReps = 120
+)
+
+// Sweep budgets: about 100 rounds of W1, and 20 to 60 of W2 and W3, on this
+// project's 2-core machine.
+const (
+	sweepBudgetQuick = 3 * time.Second
+	sweepBudgetFull  = 12 * time.Second
+)
 
 // pickBest returns the index of the grain whose median over the even rounds
 // is the lowest, and the median over the odd rounds of the adaptive time over
@@ -128,6 +142,7 @@ func (s *suite) sweep(w *workload, n int, m *measurer) (*sweepRow, []string) {
 	}
 	sm := *m
 	sm.reps = max(m.reps, sweepReps)
+	sm.budget, sm.maxReps = s.sweepBudget, max(sm.reps, sweepMaxReps)
 	rs := sm.measureAll(label, false, impls, make([]probeFunc, len(impls)))
 	row.Adaptive = rs[0].Median
 	var errs []string
