@@ -246,20 +246,25 @@ func TestPairedRatio(t *testing.T) {
 	assert.Zero(t, pairedRatio(nil, nil))
 }
 
-// TestPickBest: the sweep chooses the best grain on the even rounds and judges
-// the default against it on the odd ones, so that a grain whose noise ran low
-// on the rounds that judge is not also the one chosen.
+// TestPickBest: the sweep judges each round of the default against the grain
+// fastest on the rounds of the other parity, so that a grain whose noise ran
+// low on the rounds that judge is not also the one chosen, and every round
+// judges.
 func TestPickBest(t *testing.T) {
 	adaptive := millis(100, 100, 100, 100, 100, 100)
 	grains := [][]time.Duration{
-		millis(99, 80, 99, 80, 99, 80), // fastest on the odd rounds only
-		millis(90, 98, 90, 98, 90, 98), // fastest on the even rounds
+		millis(99, 80, 99, 80, 99, 80), // fastest on the odd rounds: judges the even ones
+		millis(90, 98, 90, 98, 90, 98), // fastest on the even rounds: judges the odd ones
 		millis(95, 99, 95, 99, 95, 99),
 		millis(50), // capped: one run
 	}
 	best, paired := pickBest(adaptive, grains)
-	assert.Equal(t, 1, best)
-	assert.InDelta(t, 100.0/98, paired, 1e-9)
+	assert.Equal(t, 0, best, "the lowest median over all rounds")
+	assert.InDelta(t, (100.0/99+100.0/98)/2, paired, 1e-9, "three rounds against 99 ms, three against 98")
+	// One grain fastest everywhere judges every round.
+	best, paired = pickBest(millis(100, 90, 110), [][]time.Duration{millis(50, 45, 55), millis(100, 100, 100)})
+	assert.Equal(t, 0, best)
+	assert.InDelta(t, 2.0, paired, 1e-9)
 	best, paired = pickBest(nil, nil)
 	assert.Equal(t, -1, best)
 	assert.Zero(t, paired)
