@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -300,4 +301,37 @@ func TestPairedVsWeft(t *testing.T) {
 	fs := fasterThanWeft([]*wlReport{w})
 	require.Len(t, fs, 1)
 	assert.Equal(t, "lo", fs[0].Impl)
+	assert.True(t, fs[0].Sure, "by the medians")
+}
+
+// TestFasterNeedsRounds: a competitor counts as faster than weft only if it
+// was faster in so many rounds that two implementations as fast as each
+// other would rarely be told apart so (a one-sided sign test at 5%); one
+// ahead by the paired median alone is listed apart.
+func TestFasterNeedsRounds(t *testing.T) {
+	assert.InDelta(t, 1.0/32, signP(5, 5), 1e-12)
+	assert.InDelta(t, 1.0, signP(0, 7), 1e-12)
+	assert.InDelta(t, 0.5, signP(3, 5), 1e-12) // 10+5+1 of 32
+	assert.InDelta(t, 0.0392, signP(15, 21), 1e-4)
+	assert.Greater(t, signP(14, 21), 0.05)
+
+	w := &wlReport{ID: "W1", N: 10, FullN: 10, Results: []*result{
+		{Impl: "sequential", Kind: kindSeq, Calls: 1, Median: 40, Times: millis(40, 40, 40, 40, 40), Checksum: "1"},
+		{Impl: "weft", Kind: kindWeft, Calls: 1, Median: 20, Times: millis(20, 20, 20, 20, 20), Checksum: "1"},
+		{Impl: "static", Kind: kindHand, Calls: 1, Median: 19, Times: millis(19, 19, 19, 19, 19), Checksum: "1"},
+		{Impl: "dynamic", Kind: kindHand, Calls: 1, Median: 19, Times: millis(19, 19, 19, 21, 22), Checksum: "1"},
+	}}
+	require.Empty(t, w.finish())
+	assert.Equal(t, 3, w.result("dynamic").Wins)
+	fs := fasterThanWeft([]*wlReport{w})
+	require.Len(t, fs, 2)
+	byName := map[string]faster{fs[0].Impl: fs[0], fs[1].Impl: fs[1]}
+	assert.True(t, byName["static"].Sure, "faster in 5 rounds of 5")
+	assert.Equal(t, 5, byName["static"].Wins)
+	assert.False(t, byName["dynamic"].Sure, "faster in 3 rounds of 5")
+	var out strings.Builder
+	writeFasterText(func(f string, a ...any) { fmt.Fprintf(&out, f, a...) }, fs)
+	assert.Contains(t, out.String(), "Faster than weft")
+	assert.Contains(t, out.String(), "W1 static 0.95 (5 of 5)")
+	assert.Contains(t, out.String(), "too few rounds to tell the two apart (a sign test at 5%): W1 dynamic 0.95 (3 of 5)")
 }

@@ -34,8 +34,11 @@ type result struct {
 	// Paired is the median over rounds of this run's time per call over
 	// weft's in the same round: as VsWeft, with the machine's drift between
 	// rounds taken out (see pairedRatio). 0 unless both ran every round.
-	Paired float64      `json:"paired_vs_weft,omitempty"`
-	Util   *utilization `json:"utilization,omitempty"` // weft only
+	Paired float64 `json:"paired_vs_weft,omitempty"`
+	// Wins is in how many of those rounds its time per call was below
+	// weft's.
+	Wins int          `json:"rounds_faster_than_weft,omitempty"`
+	Util *utilization `json:"utilization,omitempty"` // weft only
 }
 
 // utilization is the busy time of weft's pool over the wall time of the timed

@@ -56,6 +56,11 @@ type faster struct {
 	Workload string  `json:"workload"`
 	Impl     string  `json:"impl"`
 	Ratio    float64 `json:"ratio"` // its time over weft's: paired where it can be, else the medians'
+	// Wins of Rounds: in how many rounds it was faster than weft; 0 of 0
+	// where only the medians compare.
+	Wins   int  `json:"rounds_faster"`
+	Rounds int  `json:"rounds"`
+	Sure   bool `json:"sure"` // see fasterThanWeft
 }
 
 func (w *wlReport) result(name string) *result {
@@ -86,6 +91,12 @@ func (w *wlReport) finish() []string {
 			r.VsWeft = float64(r.Median) / float64(wf.Median)
 			if len(r.Times) == len(wf.Times) && len(r.Times) >= 3 {
 				r.Paired = pairedRatio(r.Times, wf.Times) * float64(wf.Calls) / float64(r.Calls)
+				r.Wins = 0
+				for k := range r.Times {
+					if r.Times[k]*time.Duration(wf.Calls) < wf.Times[k]*time.Duration(r.Calls) {
+						r.Wins++
+					}
+				}
 			}
 		}
 		if r.Checksum != w.Checksum {
@@ -104,7 +115,11 @@ func (w *wlReport) finish() []string {
 }
 
 // fasterThanWeft lists the competitors that beat weft, by workload: by the
-// paired ratio where there is one, else by the medians.
+// paired ratio where there is one, else by the medians. One with a paired
+// ratio is Sure only if it was faster in so many rounds that a coin tossed
+// for each would rarely match it (signP at most sureLevel): with 5 rounds,
+// in all of them. Two implementations as fast as each other split the
+// rounds, and one of them has the lower median half of the time.
 func fasterThanWeft(ws []*wlReport) []faster {
 	var out []faster
 	for _, w := range ws {
@@ -114,11 +129,33 @@ func fasterThanWeft(ws []*wlReport) []faster {
 				ratio = r.Paired
 			}
 			if (r.Kind == kindHand || r.Kind == kindLib) && ratio > 0 && ratio < 1 {
-				out = append(out, faster{Workload: w.ID, Impl: r.Impl, Ratio: ratio})
+				f := faster{Workload: w.ID, Impl: r.Impl, Ratio: ratio, Sure: true}
+				if r.Paired > 0 {
+					f.Wins, f.Rounds = r.Wins, len(r.Times)
+					f.Sure = signP(f.Wins, f.Rounds) <= sureLevel
+				}
+				out = append(out, f)
 			}
 		}
 	}
 	return out
+}
+
+// sureLevel is the chance of a verdict "faster than weft" between two
+// implementations that are as fast as each other.
+const sureLevel = 0.05
+
+// signP is the chance of k or more heads in n tosses of a fair coin: the
+// one-sided sign test of an implementation faster than weft in k rounds of n.
+func signP(k, n int) float64 {
+	p, c := 0.0, 1.0 // c: n choose i
+	for i := 0; i <= n; i++ {
+		if i >= k {
+			p += c
+		}
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return p / math.Pow(2, float64(n))
 }
 
 func writeJSON(path string, r *report) error { return writeJSONValue(path, r) }
@@ -315,26 +352,45 @@ func writeText(out io.Writer, r *report) {
 	writeSweepText(out, r.Sweep)
 	writeScalingText(out, r.Scaling)
 	p("\n")
-	if len(r.Faster) == 0 {
-		p("No competitor beat weft on any workload (paired, or by the medians where a competitor missed rounds).\n")
-	} else {
-		fs := append([]faster(nil), r.Faster...)
-		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Ratio < fs[j].Ratio })
-		p("Faster than weft (its time over weft's, paired where it ran every round):")
-		for i, f := range fs {
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			p("%s %s %s %.2f", sep, f.Workload, f.Impl, f.Ratio)
-		}
-		p("\n")
-	}
+	writeFasterText(p, r.Faster)
 	p("Elapsed %s.\n", r.Elapsed.Round(100*time.Millisecond))
 	if len(r.Errors) > 0 {
 		p("\nERRORS:\n")
 		for _, e := range r.Errors {
 			p("  %s\n", e)
 		}
+	}
+}
+
+// writeFasterText prints who beat weft: first those faster in enough rounds
+// to be sure, then those ahead by the paired median alone.
+func writeFasterText(p func(string, ...any), all []faster) {
+	fs := append([]faster(nil), all...)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Ratio < fs[j].Ratio })
+	list := func(sure bool) string {
+		var b strings.Builder
+		for _, f := range fs {
+			if f.Sure != sure {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %s %s %.2f", f.Workload, f.Impl, f.Ratio)
+			if f.Rounds > 0 {
+				fmt.Fprintf(&b, " (%d of %d)", f.Wins, f.Rounds)
+			} else {
+				b.WriteString(" (medians)")
+			}
+		}
+		return b.String()
+	}
+	if l := list(true); l != "" {
+		p("Faster than weft (its time over weft's, paired where it ran every round; in how many rounds it was faster):%s\n", l)
+	} else {
+		p("No competitor beat weft in enough rounds to tell (a sign test at %.0f%%, paired, or by the medians where a competitor missed rounds).\n", 100*sureLevel)
+	}
+	if l := list(false); l != "" {
+		p("Ahead of weft by the paired median, in too few rounds to tell the two apart (a sign test at %.0f%%):%s\n", 100*sureLevel, l)
 	}
 }
