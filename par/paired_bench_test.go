@@ -31,7 +31,9 @@ type contender struct {
 // paired runs one round of every contender per iteration of b, in an order
 // drawn anew each round, after a collection if gc is set, and reports the
 // median time of each and the median of its time over the first one's in the
-// same round (ratio-<name>: below 1, faster than the first).
+// same round (ratio-<name>: below 1, faster than the first), with the 10th
+// and 90th percentiles of that ratio (ratio-p10-<name>, ratio-p90-<name>):
+// their spread is how far one round can mislead.
 func paired(b *testing.B, gc bool, cs ...contender) {
 	ts := make([][]time.Duration, len(cs))
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -60,6 +62,8 @@ func paired(b *testing.B, gc bool, cs ...contender) {
 		}
 		slices.Sort(ratios)
 		b.ReportMetric(ratios[len(ratios)/2], "ratio-"+c.name)
+		b.ReportMetric(ratios[len(ratios)/10], "ratio-p10-"+c.name)
+		b.ReportMetric(ratios[len(ratios)*9/10], "ratio-p90-"+c.name)
 	}
 	b.ReportMetric(0, "ns/op") // the per-round total mixes every contender
 }
