@@ -47,20 +47,21 @@ type grainTime struct {
 // chosen on the even rounds to judge the default on the odd ones, and the
 // other way round (pickBest).
 // More follow, up to sweepMaxReps, while the sweep of the workload has taken
-// less than the suite's sweepBudget. A call's time here falls in two modes
-// that differ by half (W1 at the quick size: 2.3 or 3.4 ms, for weft and for
-// blocks from a counter alike), and the mode changes from one call to the
-// next, so the ratio of two calls of the same round spreads from 0.82 to
-// 1.27 (10th to 90th percentile) where its median is 1.016. Drawn from 400
-// such rounds, the median of 10 of them was over 1.05 one time in five, of
-// 30 one time in twelve, of 50 one time in fifty.
+// less than the suite's sweepBudget. A call's time here changes from one call
+// to the next by up to a third, for weft and for hand-written loops alike:
+// the ratio of two calls of the same round spread from 0.70 to 1.32 (10th to
+// 90th percentile) around a median of 0.98 in `go test -run '^$' -bench
+// PairedRangeSum/W1 -benchtime 400x ./par` (ratio-p10-blocks,
+// ratio-p90-blocks). With 20 rounds, half of them judging, the quick sweep
+// put W1's default within 5% of the best grain in 8 runs of 10; with the
+// budget and every round judging, in 10 of 10.
 const (
 	sweepReps    = 20
 	sweepMaxReps = 120
 )
 
-// Sweep budgets: about 100 rounds of W1, and 20 to 60 of W2 and W3, on this
-// project's 2-core machine.
+// Sweep budgets: on this project's 2-core machine, about 100 rounds of W1 at
+// the quick size and 80 at the full size, 20 to 35 of W2 and W3.
 const (
 	sweepBudgetQuick = 3 * time.Second
 	sweepBudgetFull  = 12 * time.Second
