@@ -80,9 +80,9 @@ func (m *measurer) measure(label string, perCall bool, im impl, probe probeFunc)
 // and probes[i] is not nil), its calibration (per-call workloads) and its
 // warm-up runs; then reps rounds (more while m.budget lasts, see measurer)
 // in which every implementation still in makes one timed run, each after a
-// garbage collection, with its allocations and checksum. Interleaving the rounds, and turning their order, spreads a change
-// in the machine's load over every implementation alike instead of charging
-// it to one.
+// garbage collection, with its allocations and checksum. Interleaving the
+// rounds, and turning their order, spreads a change in the machine's load
+// over every implementation alike instead of charging it to one.
 func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes []probeFunc) []*result {
 	rs := make([]*result, len(impls))
 	var active []int

@@ -141,8 +141,8 @@ func fasterThanWeft(ws []*wlReport) []faster {
 	return out
 }
 
-// sureLevel is the chance of a verdict "faster than weft" between two
-// implementations that are as fast as each other.
+// sureLevel is the most that the verdict "faster than weft" may be given,
+// by chance, to an implementation as fast as weft.
 const sureLevel = 0.05
 
 // signP is the chance of k or more heads in n tosses of a fair coin: the
