@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/weftgo/weft/par"
 )
@@ -137,5 +138,17 @@ func climbing(n int) func(lo, hi int) uint64 {
 			s += acc
 		}
 		return s
+	}
+}
+
+var clockSink time.Time
+
+// BenchmarkClock is what a clock read costs, which a running leaf pays once
+// a step (see package par's leaf):
+//
+//	go test -run '^$' -bench Clock ./par
+func BenchmarkClock(b *testing.B) {
+	for b.Loop() {
+		clockSink = time.Now()
 	}
 }

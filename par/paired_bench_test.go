@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,4 +121,59 @@ func BenchmarkPairedMapAlloc(b *testing.B) {
 		contender{"blocks", func() { kept = blocksMap(in, strconv.Itoa) }},
 	)
 	_ = kept
+}
+
+// BenchmarkRangeSumIdle is W1 at the quick size of `go run ./bench`, each
+// call after a collection, by weft's default, by the best fixed grain of the
+// bench's sweep and by blocks from an atomic counter, in an order drawn anew
+// each round. It reports, median over the calls, each one's idle core time
+// per call: the cores times the wall time, less the time spent in pieces
+// of the range (ns-idle-<name>), where a call loses to another that does the
+// same work: a core that starts late, waits at the end, or spends time
+// between pieces. Two cores only, as blocks uses two goroutines:
+//
+//	go test -run '^$' -bench RangeSumIdle -benchtime 300x ./par
+func BenchmarkRangeSumIdle(b *testing.B) {
+	if runtime.GOMAXPROCS(0) != 2 {
+		b.Skip("blocks runs on two goroutines: needs GOMAXPROCS=2")
+	}
+	const n = 10_000_000
+	want := squares(0, n)
+	type way struct {
+		name string
+		run  func(body func(lo, hi int))
+		idle []float64
+	}
+	ways := []*way{
+		{name: "weft", run: func(body func(lo, hi int)) { par.ForRange(n, body) }},
+		{name: "grain", run: func(body func(lo, hi int)) { par.ForRange(n, body, par.WithGrain(1<<16)) }},
+		{name: "blocks", run: func(body func(lo, hi int)) { blocks(n, body) }},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		for _, i := range rng.Perm(len(ways)) {
+			wy := ways[i]
+			b.StopTimer()
+			runtime.GC()
+			b.StartTimer()
+			var total atomic.Uint64
+			var work atomic.Int64
+			t0 := time.Now()
+			wy.run(func(lo, hi int) {
+				s := time.Now()
+				total.Add(squares(lo, hi))
+				work.Add(int64(time.Since(s)))
+			})
+			wall := time.Since(t0)
+			if total.Load() != want {
+				panic("wrong sum")
+			}
+			wy.idle = append(wy.idle, float64(2*int64(wall)-work.Load()))
+		}
+	}
+	for _, wy := range ways {
+		slices.Sort(wy.idle)
+		b.ReportMetric(wy.idle[len(wy.idle)/2], "ns-idle-"+wy.name)
+	}
+	b.ReportMetric(0, "ns/op") // the per-round total mixes every way
 }
