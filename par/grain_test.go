@@ -308,14 +308,17 @@ func TestLeafStepsFollowTheClock(t *testing.T) {
 // ran there) sizes its first step by that step's pace: a uniform leaf that
 // fits StepTarget takes one step, a longer one starts with about StepTarget's
 // worth. A leaf elsewhere in the range, or of another call, runs its first
-// step blind. Once caught: every leaf of W1 at the quick size took three
-// steps, three calls of the body where one does.
+// step blind, and it times its first step from the end of the step before,
+// so that a leaf of one step reads the clock once. Once caught: every leaf of
+// W1 at the quick size took three steps, three calls of the body where one
+// does; and two clock reads for each leaf showed in BenchmarkRangeSumIdle.
 func TestLeafStepsByThePaceBefore(t *testing.T) {
 	p, release, g1Done := busyPool(t) // nobody hungry: the leaves only step
 	defer func() { close(release); <-g1Done }()
 	uniform := func(int) time.Duration { return 1 }
 	const half = 40_000 // 40 µs at 1 ns an element
 	type step struct{ lo, hi int }
+	reads := 0 // clock reads of the last run
 	run := func(leaves [][2]int) []step {
 		c := newFakeClock()
 		var steps []step
@@ -323,6 +326,7 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 			steps = append(steps, step{lo, hi})
 			c.charge(lo, hi, uniform)
 		})
+		reads = c.reads
 		return steps
 	}
 	stepsOf := func(steps []step, lo, hi int) []step {
@@ -339,6 +343,12 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half, 2 * half}})
 		assert.Len(t, stepsOf(steps, 0, half), 3, "the first leaf runs blind: %v", steps)
 		assert.Equal(t, []step{{half, 2 * half}}, stepsOf(steps, half, 2*half), "the second leaf in one step")
+	})
+	t.Run("adjacent, one clock read a step", func(t *testing.T) {
+		run([][2]int{{0, half}})
+		alone := reads
+		run([][2]int{{0, half}, {half, 2 * half}})
+		assert.Equal(t, 1, reads-alone, "the second leaf is timed from the end of the step before")
 	})
 	t.Run("adjacent, longer than a step", func(t *testing.T) {
 		const long = 1_000_000 // 1 ms
