@@ -45,8 +45,7 @@ type grainTime struct {
 
 // sweepReps is the fewest timed rounds the sweep makes: the best grain is
 // chosen on the even rounds to judge the default on the odd ones, and the
-// other way round (pickBest).
-// More follow, up to sweepMaxReps, while the sweep of the workload has taken
+// other way round (pickBest). More follow, up to sweepMaxReps, while the sweep of the workload has taken
 // less than the suite's sweepBudget. A call's time here changes from one call
 // to the next by up to a third, for weft and for hand-written loops alike:
 // the ratio of two calls of the same round spread from 0.70 to 1.32 (10th to
@@ -164,7 +163,7 @@ func (s *suite) sweep(w *workload, n int, m *measurer) (*sweepRow, []string) {
 	}
 	sm := *m
 	sm.reps = max(m.reps, sweepReps)
-	sm.budget, sm.maxReps = s.sweepBudget, max(sm.reps, sweepMaxReps)
+	sm.budget, sm.maxReps = s.sweepBudget, sweepMaxReps
 	rs := sm.measureAll(label, false, impls, make([]probeFunc, len(impls)))
 	row.Adaptive = rs[0].Median
 	var errs []string
