@@ -45,9 +45,10 @@ type grainTime struct {
 
 // sweepReps is the fewest timed rounds the sweep makes: the best grain is
 // chosen on the even rounds to judge the default on the odd ones, and the
-// other way round (pickBest). More follow, up to sweepMaxReps, while the sweep of the workload has taken
-// less than the suite's sweepBudget. A call's time here changes from one call
-// to the next by up to a third, for weft and for hand-written loops alike:
+// other way round (pickBest). More follow, up to sweepMaxReps, while the
+// sweep of the workload has taken less than the suite's sweepBudget. A call's
+// time here changes from one call to the next by up to a third, for weft and
+// for hand-written loops alike:
 // the ratio of two calls of the same round spread from 0.70 to 1.32 (10th to
 // 90th percentile) around a median of 0.98 in `go test -run '^$' -bench
 // PairedRangeSum/W1 -benchtime 400x ./par` (ratio-p10-blocks,
