@@ -179,12 +179,14 @@ const stepGrowth = 16
 // (sched.Pace) for the next leaf, which then takes the end of that step for
 // the start of its own first one: a clock read costs some 60 ns here
 // (BenchmarkClock), and reading it twice for each leaf of a call of a few
-// milliseconds showed in BenchmarkRangeSumIdle. Between two steps it looks once whether
-// another participant of the pool has nothing to do (sched.Worker.Hungry)
-// and, if so and if no job of its own waits unstolen in its deque, cuts what
-// it has left in two and forks the right part, as a cut of the splitter
-// would: lazy binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP
-// 2010), the promotion step of heartbeat scheduling (Acar et al., PLDI 2018).
+// milliseconds showed in BenchmarkRangeSumIdle. Whatever w did in between (a
+// steal, a wait) is charged to that first step, which can only make the steps
+// after it shorter. Between two steps it looks once whether another
+// participant of the pool has nothing to do (sched.Worker.Hungry) and, if
+// so and if no job of its own waits unstolen in its deque, cuts what it has
+// left in two and forks the right part, as a cut of the splitter would: lazy
+// binary splitting (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), the
+// promotion step of heartbeat scheduling (Acar et al., PLDI 2018).
 // The pieces cut before the costly end of a range was reached were sized by
 // the cheap start, and without this the last of them ran to its end on one
 // worker while the others waited. No step leaves a rest shorter than
