@@ -79,7 +79,7 @@ func TestImplementationsAgree(t *testing.T) {
 }
 
 // TestFullSizeReferences checks the sequential definitions against
-// DESIGN.md's reference checksums where the full size is fast to run.
+// docs/DESIGN.md's reference checksums where the full size is fast to run.
 func TestFullSizeReferences(t *testing.T) {
 	s := testSuite(t, 2)
 	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true, "W9": true, "W10": true}
@@ -92,7 +92,7 @@ func TestFullSizeReferences(t *testing.T) {
 		}
 		got := runOnce(w.build(s, w.fullN)[0])
 		ok := got == w.ref || strings.HasPrefix(got, w.ref+",")
-		assert.True(t, ok, "%s at %d: %q, DESIGN.md says %q", w.id, w.fullN, got, w.ref)
+		assert.True(t, ok, "%s at %d: %q, docs/DESIGN.md says %q", w.id, w.fullN, got, w.ref)
 	}
 }
 

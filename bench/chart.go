@@ -340,7 +340,7 @@ func chartSVG(r *report) string {
 	s.f(`<rect width="100%%" height="100%%" fill="white"/>`)
 	mode := "quick sizes"
 	if r.Full {
-		mode = "DESIGN.md sizes"
+		mode = "docs/DESIGN.md sizes"
 	}
 	s.text(margin, 32, 22, "start", colText, "bold", "weft against the other ways to run it in parallel")
 	s.text(margin, 52, 12, "start", colMuted, "normal",

@@ -1,18 +1,18 @@
-// Command bench runs DESIGN.md's workloads W1..W10 sequentially, with weft,
+// Command bench runs docs/DESIGN.md's workloads W1..W10 sequentially, with weft,
 // and with the other ways Go programs run them in parallel, and reports the
 // median times, speedups, checksums and weft's per-worker utilization.
 //
 // Usage, from the repository root:
 //
 //	go run ./bench                  # quick sizes, under a minute on 2 cores
-//	go run ./bench -full            # DESIGN.md's sizes
+//	go run ./bench -full            # docs/DESIGN.md's sizes
 //	go run ./bench -w W2,W3 -c static,dynamic,conc -reps 10
 //	go run ./bench -json=out.json -html out.html
 //	go run ./bench -soak 10m        # checked mixed calls from 24 goroutines for 10 minutes
 //	go run ./bench -fair            # small calls' latency on an idle pool and beside a large call
 //
 // Every implementation of a workload must give the sequential checksum, and
-// at full size the sequential checksum must be DESIGN.md's reference: a
+// at full size the sequential checksum must be docs/DESIGN.md's reference: a
 // mismatch makes the command exit with status 1.
 //
 // bench is a module of its own (see go.work at the root), so that the library
@@ -62,7 +62,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "goroutines that work: every competitor's; weft's pool gets one fewer, since its caller works too")
 	fs.IntVar(&f.reps, "reps", 5, "timed runs per implementation; the median is reported")
 	fs.IntVar(&f.warmup, "warmup", 1, "untimed runs before the timed ones")
-	fs.BoolVar(&f.full, "full", false, "run DESIGN.md's sizes (the default shrinks them to finish in under a minute)")
+	fs.BoolVar(&f.full, "full", false, "run docs/DESIGN.md's sizes (the default shrinks them to finish in under a minute)")
 	fs.StringVar(&f.sizes, "n", "", "sizes by workload, e.g. W1=1000000,W4=30 (overrides -full)")
 	fs.DurationVar(&f.cap, "cap", 0, "longest a competitor's run may take, or 3 times the sequential run if longer; per-element ones projected over it are skipped (default 300ms quick, 5s full)")
 	fs.BoolVar(&f.sweep, "sweep", true, "run the grain sweep of W1..W3")
@@ -128,7 +128,7 @@ func main() {
 	os.Exit(code)
 }
 
-// selectWorkloads picks the workloads named in spec, in DESIGN.md's order.
+// selectWorkloads picks the workloads named in spec, in docs/DESIGN.md's order.
 func selectWorkloads(spec string) ([]*workload, error) {
 	all := allWorkloads()
 	if spec == "" || spec == "all" {
@@ -195,7 +195,7 @@ func parseSizes(spec string) (map[string]int, error) {
 }
 
 func list() {
-	fmt.Println("Workloads (quick size / DESIGN.md size):")
+	fmt.Println("Workloads (quick size / docs/DESIGN.md size):")
 	for _, w := range allWorkloads() {
 		fmt.Printf("  %-4s %-11s %s / %s: %s\n", w.id, w.name, w.size(w.quickN), w.size(w.fullN), w.def)
 	}

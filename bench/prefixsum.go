@@ -9,7 +9,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// W10 prefix sum: the inclusive scan of DESIGN.md's n int64, in place on a
+// W10 prefix sum: the inclusive scan of docs/DESIGN.md's n int64, in place on a
 // buffer refilled from the input before every run (untimed), so that no run
 // pays for allocating and faulting in 8n fresh bytes.
 

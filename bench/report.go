@@ -108,7 +108,7 @@ func (w *wlReport) finish() []string {
 		ok := w.Checksum == w.Ref || strings.HasPrefix(w.Checksum, w.Ref+",")
 		w.RefOK = &ok
 		if !ok {
-			errs = append(errs, fmt.Sprintf("%s: checksum %q, but DESIGN.md's reference is %q", w.ID, w.Checksum, w.Ref))
+			errs = append(errs, fmt.Sprintf("%s: checksum %q, but docs/DESIGN.md's reference is %q", w.ID, w.Checksum, w.Ref))
 		}
 	}
 	return errs
@@ -266,9 +266,9 @@ func loadAverage() float64 {
 // writeText prints the report as tables for a person at a terminal.
 func writeText(out io.Writer, r *report) {
 	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
-	mode := "quick sizes (the default; -full runs DESIGN.md's sizes)"
+	mode := "quick sizes (the default; -full runs docs/DESIGN.md's sizes)"
 	if r.Full {
-		mode = "DESIGN.md's full sizes"
+		mode = "docs/DESIGN.md's full sizes"
 	}
 	p("weft benchmark suite: %s, %s/%s, %d CPUs, GOMAXPROCS %d, %d workers\n", r.GoVersion, r.OS, r.Arch, r.CPUs, r.GOMAXPROCS, r.Workers)
 	p("%s; median of %d interleaved runs after %d warm-up; a competitor's run is capped at %s or 3x the sequential one\n", mode, r.Reps, r.Warmup, r.Cap)
@@ -286,14 +286,14 @@ func writeText(out io.Writer, r *report) {
 		p("\n%s %s: %s\n", w.ID, w.Name, w.Def)
 		size := w.Size
 		if w.N != w.FullN {
-			size += fmt.Sprintf(" (quick; DESIGN.md: %s)", commas(w.FullN))
+			size += fmt.Sprintf(" (quick; docs/DESIGN.md: %s)", commas(w.FullN))
 		}
 		ref := ""
 		switch {
 		case w.RefOK != nil && *w.RefOK:
-			ref = " = DESIGN.md's reference"
+			ref = " = docs/DESIGN.md's reference"
 		case w.RefOK != nil:
-			ref = " != DESIGN.md's reference " + w.Ref
+			ref = " != docs/DESIGN.md's reference " + w.Ref
 		case w.Ref != "":
 			ref = " (the reference is for the full size)"
 		}

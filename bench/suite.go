@@ -22,13 +22,13 @@ type impl struct {
 	check      func() string   // untimed, after every run: the checksum of what run made
 }
 
-// workload is one of DESIGN.md's W1..W8.
+// workload is one of docs/DESIGN.md's workloads.
 type workload struct {
 	id, name string
 	def      string // the definition, for the report
-	fullN    int    // the size of DESIGN.md
+	fullN    int    // the size of docs/DESIGN.md
 	quickN   int    // the size of the quick default
-	ref      string // the reference checksum at fullN, if DESIGN.md gives one
+	ref      string // the reference checksum at fullN, if docs/DESIGN.md gives one
 	perCall  bool   // times are per call of a small input (W8)
 	// size describes n for the report.
 	size func(n int) string
@@ -266,7 +266,7 @@ func linear(n int) float64 { return float64(n) }
 // for a closer projection.
 func fractions(n int) []int { return []int{n / 256, n / 16} }
 
-// allWorkloads are DESIGN.md's workloads in order. W4 and W8 have two parts
+// allWorkloads are docs/DESIGN.md's workloads in order. W4 and W8 have two parts
 // each, measured and reported apart.
 func allWorkloads() []*workload {
 	return []*workload{
@@ -336,7 +336,7 @@ func allWorkloads() []*workload {
 			build: func(s *suite, n int) []impl { return s.smallMapImpls(n) },
 		},
 		{
-			id: "W9", name: "word count", def: "the words of DESIGN.md's generated text of n bytes, counted per word",
+			id: "W9", name: "word count", def: "the words of docs/DESIGN.md's generated text of n bytes, counted per word",
 			fullN: 50_000_000, quickN: 10_000_000, ref: "50000012 bytes, 10157933 words, 48180 distinct, sum of squared counts 3723960109",
 			size:  func(n int) string { return commas(n) + " bytes" },
 			units: linear, probe: func(int) []int { return nil }, ownInput: true,

@@ -13,10 +13,10 @@ import (
 	"github.com/weftgo/weft/par/pipe"
 )
 
-// W9 word count: DESIGN.md's text, and the count of its words, sequentially,
+// W9 word count: docs/DESIGN.md's text, and the count of its words, sequentially,
 // with weft, and with the Go peers that can cut a text at line ends.
 
-// w9Text returns DESIGN.md's W9 text of at least n bytes: lines of
+// w9Text returns docs/DESIGN.md's W9 text of at least n bytes: lines of
 // 5 + next()%11 words, each "w" and min of three draws of next()%50000 in
 // base 36, separated by spaces, each line ending in '\n'.
 func w9Text(n int) string {

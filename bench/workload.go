@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// The workloads of DESIGN.md, each as its sequential definition plus the
+// The workloads of docs/DESIGN.md, each as its sequential definition plus the
 // kernels the parallel implementations share. uint64 arithmetic wraps, as the
 // definitions say.
 
@@ -41,7 +41,7 @@ func w2Leaf(lo, hi int) uint64 {
 }
 
 // w3Steps is the number of steps of element i of W3 over n elements:
-// 1 + i*i*4000/(n*n). DESIGN.md fixes n at 100_000; a shrunken run keeps the
+// 1 + i*i*4000/(n*n). docs/DESIGN.md fixes n at 100_000; a shrunken run keeps the
 // shape (the last element takes about 4000 steps) by scaling with n.
 func w3Steps(i, n int) uint64 {
 	u, m := uint64(i), uint64(n)

@@ -10,7 +10,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// BenchmarkRangeSum is W1, W2 and W3 of DESIGN.md written as `go run ./bench`
+// BenchmarkRangeSum is W1, W2 and W3 of docs/DESIGN.md written as `go run ./bench`
 // writes them (ForRange, a local sum per piece added to an atomic), beside
 // the sequential loop, static halves on goroutines, blocks taken from an
 // atomic counter and fixed grains, so that

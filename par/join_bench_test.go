@@ -45,7 +45,7 @@ func fibGo(n, cutoff int) int {
 
 var sink int
 
-// BenchmarkFib is W4 of DESIGN.md: fib(32) with a fork at every level and
+// BenchmarkFib is W4 of docs/DESIGN.md: fib(32) with a fork at every level and
 // with a cutoff at n <= 20, against the sequential recursion and a goroutine
 // per call.
 func BenchmarkFib(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// BenchmarkMapAlloc is W7 of DESIGN.md (strconv.Itoa over [0, n) into an
+// BenchmarkMapAlloc is W7 of docs/DESIGN.md (strconv.Itoa over [0, n) into an
 // ordered []string): a map whose every element allocates, so that the
 // garbage collector runs during the call. Beside it, the sequential loop and
 // blocks taken from an atomic counter by one goroutine per core.

@@ -13,7 +13,7 @@ import (
 	"github.com/weftgo/weft/par"
 )
 
-// w6 returns the W6 input: n uint64 from xorshift64* (DESIGN.md).
+// w6 returns the W6 input: n uint64 from xorshift64* (docs/DESIGN.md).
 func w6(n int) []uint64 {
 	s := make([]uint64, n)
 	x := uint64(0x9E3779B97F4A7C15)

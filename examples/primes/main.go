@@ -1,6 +1,6 @@
 // Command primes collects the primes below a limit by trial division, once
 // with a plain loop and once with par.Filter, and prints their count and sum
-// and the time each took. It is workload W5 of the design document: below
+// and the time each took. It is workload W5 of docs/DESIGN.md: below
 // 3,000,000 there are 216,816 primes, summing to 312,471,072,265.
 //
 // The cost of testing x grows with the square root of x, so the work is

@@ -5,7 +5,7 @@
 // same quicksort on one goroutine, and the parallel one took (medians of a
 // few runs in the same process).
 //
-// The input is workload W6 of the design document: xorshift64* from the
+// The input is workload W6 of docs/DESIGN.md: xorshift64* from the
 // state 0x9E3779B97F4A7C15.
 //
 //	go run ./examples/quicksort

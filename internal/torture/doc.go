@@ -4,7 +4,7 @@
 // happened with a model of the same seed.
 //
 // It is imported only by _test files (internal/sched's and par's), never by
-// the library: it imports nothing of weft, so the import rule of DESIGN.md
+// the library: it imports nothing of weft, so the import rule of docs/DESIGN.md
 // holds (nothing under internal/ imports par) and a test of any layer may use
 // it.
 //

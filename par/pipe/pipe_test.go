@@ -96,7 +96,7 @@ func TestRange(t *testing.T) {
 	for i, x := range got {
 		require.Equal(t, i-3, x)
 	}
-	// W1 of DESIGN.md at a smaller size: sum of x*x, wrapping uint64.
+	// W1 of docs/DESIGN.md at a smaller size: sum of x*x, wrapping uint64.
 	const n = 1_000_000
 	var want uint64
 	for x := uint64(0); x < n; x++ {

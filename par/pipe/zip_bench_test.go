@@ -50,7 +50,7 @@ func BenchmarkDot(b *testing.B) {
 		})
 		// The loop calling mul through a function value, as every pipe stage
 		// must call its callback: the fair baseline for a per-element cost
-		// (see W8m in DESIGN.md).
+		// (see W8m in docs/DESIGN.md).
 		b.Run(fmt.Sprintf("n=%d/impl=funcvalue", n), func(b *testing.B) {
 			b.SetBytes(int64(16 * n))
 			f := mulVar
