@@ -90,9 +90,9 @@
 // scheduler while it has work: the program's other goroutines, and the
 // garbage collector's mark workers (with GOMAXPROCS up to 3, only fractional
 // ones, which run when a processor schedules), get a processor at the
-// runtime's preemption, every 10 ms. A yield once a millisecond was tried and
-// removed: it let in the runtime's memory scavenger as readily, and cost
-// more than it gained (README.md, Numbers).
+// runtime's preemption, every 10 ms. A yield once a millisecond is not made:
+// it lets in the runtime's memory scavenger as readily as the collector, and
+// on W2 with every competitor in the process it cost more than it gained.
 //
 // WithGrain fixes the piece size for a call and WithMinLen bounds it from
 // below, for the rare loop whose elements are so cheap and numerous that the
