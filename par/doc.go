@@ -38,6 +38,31 @@
 // A panic in a function passed to a call reaches the caller of the call with
 // its original value, after every task of the call that had started has
 // finished; tasks not yet started are skipped. The pool stays usable.
+// recover() in the caller gets exactly the value that was panicked.
+//
+// A panic that nothing recovers crashes the program, and the crash output
+// names the function and the file:line that panicked, whichever goroutine it
+// ran on. A panic that began on another goroutine, or that a call held while
+// its other tasks finished (Scope), is raised again in two steps: a first
+// panic whose message is the stack of the goroutine where the panic began,
+// recovered at once, then the original value. The runtime prints both:
+//
+//	panic: weft: the panic raised again below began here:
+//
+//		goroutine 23 [running]:
+//		panic({0x4c7ca0?, 0x5e5550?})
+//			/usr/local/go/src/runtime/panic.go:860 +0x13a
+//		main.work(...)
+//			/home/me/app/main.go:8
+//		...
+//	 [recovered]
+//		panic: assignment to entry in nil map
+//
+//	goroutine 1 [running]:
+//	...
+//
+// A panic in a part of the call that runs on the caller's own goroutine
+// unwinds as it would in the loop, and the crash shows its frames directly.
 //
 // Functions that write into memory the caller owns say in their doc what it
 // holds after a panic: the sorts leave s a permutation of its elements, and

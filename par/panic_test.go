@@ -1,11 +1,19 @@
 package par_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
@@ -364,4 +372,146 @@ func TestMapReduceOpNeverSeesZero(t *testing.T) {
 		require.Equal(t, any(orig), got, "round %d: the caller must get f's panic (op saw a zero value %d times so far)", round, zeroSeen.Load())
 	}
 	require.Zero(t, zeroSeen.Load(), "op was called with a zero value that identity, f and op never made")
+}
+
+// crashCaseEnv names the crash case that a re-executed test binary runs.
+const crashCaseEnv = "WEFT_CRASH_CASE"
+
+// crashValue is what the crash cases panic with.
+const crashValue = "crash case: the user's function panicked"
+
+// crashed is set just before crashHere panics, so that the caller's share of
+// a crash case stops waiting for a worker to panic.
+var crashed atomic.Bool
+
+// crashHere is the user's function that panics in every crash case; the
+// crash output must name it and the line of its panic.
+func crashHere() {
+	crashed.Store(true)
+	panic(crashValue) // the line a crash must name
+}
+
+// goroutineID returns the calling goroutine's id, from its stack header.
+func goroutineID() uint64 {
+	var buf [64]byte
+	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
+	id, _ := strconv.ParseUint(s[:strings.IndexByte(s, ' ')], 10, 64)
+	return id
+}
+
+// offCaller returns a function for the elements of a call made by the
+// calling goroutine: on another goroutine (a worker) it crashes; on the
+// caller it waits a while, so that the call hands pieces to the pool.
+func offCaller() func() {
+	caller := goroutineID()
+	return func() {
+		if crashed.Load() {
+			return // on the caller: the rest of its share, quickly
+		}
+		if goroutineID() != caller {
+			crashHere()
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// crashCases are programs that panic in crashHere and recover nowhere, on the
+// caller's goroutine or on a worker, through each path that carries a panic.
+var crashCases = map[string]func(opts []par.Option){
+	"Map on the caller": func(opts []par.Option) {
+		par.Map(indices(1000), func(i int) int { // element 0 runs in the caller's prefix
+			if i == 0 {
+				crashHere()
+			}
+			return i
+		}, opts...)
+	},
+	"Scope body on the caller": func(opts []par.Option) {
+		par.Scope(func(s *par.Spawner, w *par.Worker) {
+			s.Spawn(w, func(*par.Worker) { time.Sleep(time.Millisecond) })
+			crashHere() // held until the task has finished, then raised again
+		}, opts...)
+	},
+	"Join on a worker": func(opts []par.Option) {
+		started := make(chan struct{})
+		par.Join(func() { <-started }, func() { close(started); crashHere() }, opts...)
+	},
+	"Worker.Join carried twice": func(opts []par.Option) {
+		// b is stolen by the worker, which forks d; the caller, waiting for
+		// b, steals d, which panics: the panic goes to the worker, which
+		// raises it again in b, and from there back to the caller.
+		par.Do(func(w *par.Worker) {
+			bStarted, dStarted := make(chan struct{}), make(chan struct{})
+			w.Join(func(*par.Worker) { <-bStarted }, func(w *par.Worker) {
+				close(bStarted)
+				w.Join(func(*par.Worker) { <-dStarted }, func(*par.Worker) { close(dStarted); crashHere() })
+			})
+		}, opts...)
+	},
+	"For on a worker": func(opts []par.Option) {
+		f := offCaller()
+		par.For(1000, func(int) { f() }, opts...)
+	},
+	"ForEachSeq batch on a worker": func(opts []par.Option) {
+		f := offCaller()
+		par.ForEachSeq(slices.Values(indices(1000)), func(int) { f() }, opts...)
+	},
+	"ForEachErr on a worker": func(opts []par.Option) {
+		f := offCaller()
+		_ = par.ForEachErr(context.Background(), indices(1000), func(context.Context, int) error { f(); return nil }, opts...)
+	},
+	"SortStableFunc on a worker": func(opts []par.Option) {
+		caller := goroutineID()
+		s := make([]int, 1<<14)
+		for i := range s {
+			s[i] = i * 7919 % len(s) // not presorted
+		}
+		waits := 0 // the caller's only
+		par.SortStableFunc(s, func(a, b int) int {
+			switch {
+			case crashed.Load(): // the caller finishes its half before the panic is raised again
+			case goroutineID() != caller:
+				crashHere()
+			case waits < 200:
+				waits++
+				time.Sleep(time.Millisecond)
+			}
+			return a - b
+		}, opts...)
+	},
+}
+
+// TestCrashPrintsWherePanicked runs each crash case in a child process (this
+// test binary, re-executed) and requires its crash output to name crashHere
+// and the file:line of its panic, whichever goroutine panicked, beside the
+// original value. recover() keeps getting the original value alone
+// (TestPanicReachesCaller).
+func TestCrashPrintsWherePanicked(t *testing.T) {
+	if name := os.Getenv(crashCaseEnv); name != "" {
+		// One worker: it and the caller are the only participants.
+		p := par.NewPool(par.Workers(1))
+		go crashCases[name]([]par.Option{par.OnPool(p)}) // off the test's goroutine, which would recover it
+		time.Sleep(time.Minute)
+		os.Exit(3) // no crash
+	}
+	src, err := os.ReadFile("panic_test.go")
+	require.NoError(t, err)
+	line := 1 + bytes.Count(src[:bytes.Index(src, []byte("// the line a crash must name"))], []byte("\n"))
+	site := fmt.Sprintf("par/panic_test.go:%d", line)
+	for name := range crashCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCrashPrintsWherePanicked$")
+			cmd.Env = append(os.Environ(), crashCaseEnv+"="+name, "GOTRACEBACK=single")
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "the child must crash:\n%s", out)
+			require.Equal(t, 2, exit.ExitCode(), "a crash exits with status 2:\n%s", out)
+			require.Contains(t, string(out), "panic: "+crashValue, "the original value")
+			require.Contains(t, string(out), "par_test.crashHere(", "the function that panicked")
+			require.Contains(t, string(out), site, "the line that panicked")
+		})
+	}
 }

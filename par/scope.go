@@ -82,11 +82,15 @@ func runSpawn(w *sched.Worker, j *sched.Job) {
 	normal = true
 }
 
-// fail records the first failure of the scope: a panic value, or nil for a
-// runtime.Goexit.
+// fail records the first failure of the scope: what recover returned in the
+// deferred call of a part that did not return normally (nil for a
+// runtime.Goexit). The panic keeps the stack where it began, which a crash
+// prints when Scope raises it again (see sched.Panic.Repanic).
 func (s *Spawner) fail(r any) {
-	p := &sched.Panic{Value: r, Goexit: r == nil}
-	s.failure.CompareAndSwap(nil, p) // only the first one is kept
+	if s.failure.Load() != nil {
+		return // only the first one is kept, and the stack costs microseconds
+	}
+	s.failure.CompareAndSwap(nil, sched.Recovered(r))
 }
 
 // Spawn starts f as a task of the scope, pushed on the deque of w, the handle

@@ -3,7 +3,6 @@ package par
 import (
 	"iter"
 	"runtime"
-	"runtime/debug"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -193,8 +192,7 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 	normal := false
 	defer func() {
 		if !normal {
-			r := recover()
-			s.p = &sched.Panic{Value: r, Stack: debug.Stack(), Goexit: r == nil}
+			s.p = sched.Recovered(recover())
 		}
 		s.token <- struct{}{} // hands s.v, s.dur, s.p and the outputs to the caller
 		if s.waiting.Load() {

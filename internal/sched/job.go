@@ -1,8 +1,6 @@
 package sched
 
 import (
-	"runtime"
-	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 )
@@ -70,23 +68,6 @@ func (j *Job) HasRun() bool { return j.run != nil }
 // guarantees that j was embedded in a T.
 func Payload[T any](j *Job) *T { return (*T)(unsafe.Pointer(j)) }
 
-// Panic carries a panic from a task that another goroutine ran to the goroutine
-// that waits for it.
-type Panic struct {
-	Value  any    // what the task panicked with
-	Stack  []byte // the stack of the goroutine that ran it, at the panic
-	Goexit bool   // the task called runtime.Goexit instead of panicking
-}
-
-// Repanic re-raises p on the calling goroutine: with its original value, or by
-// calling runtime.Goexit if that is what the task did.
-func (p *Panic) Repanic() {
-	if p.Goexit {
-		runtime.Goexit()
-	}
-	panic(p.Value)
-}
-
 // execute runs a stolen or injected job on w and sets its latch. A panic in the
 // job is recovered and stored for the owner. If the job calls runtime.Goexit,
 // the latch is still set, with Goexit recorded, while the goroutine unwinds.
@@ -122,18 +103,6 @@ func finish(by *Worker, j *Job) {
 	if owner != nil && owner != by {
 		owner.unpark(wakeLatch) // loads owner.asleep after the store above: no lost wake-up
 	}
-}
-
-func newPanic(v any) *Panic { return &Panic{Value: v, Stack: debug.Stack()} }
-
-// Recovered returns the Panic for what recover returned in a deferred call
-// of a function that did not return normally: the value, or runtime.Goexit
-// if recover returned nil (the goroutine goes on unwinding after the call).
-func Recovered(r any) *Panic {
-	if r == nil {
-		return &Panic{Goexit: true}
-	}
-	return newPanic(r)
 }
 
 // freeList is a worker's cache of finished jobs of one type. Owner only.

@@ -1,0 +1,83 @@
+package sched_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/sched"
+)
+
+// A Panic carries the stack of the goroutine where the panic began, across
+// every goroutine that raises it again, and recover() sees only its value.
+
+//go:noinline
+func panicsWith(v any) { panic(v) }
+
+// recovered runs f and returns sched.Recovered of what it panicked with, as a
+// task's runner does.
+func recovered(f func()) (p *sched.Panic) {
+	defer func() { p = sched.Recovered(recover()) }()
+	f()
+	return nil
+}
+
+// recoveredElsewhere is recovered on a goroutine of its own; f must not
+// return normally.
+func recoveredElsewhere(f func()) *sched.Panic {
+	ch := make(chan *sched.Panic, 1)
+	go func() {
+		defer func() { ch <- sched.Recovered(recover()) }() // sent also while a Goexit unwinds
+		f()
+	}()
+	return <-ch
+}
+
+func TestPanicKeepsItsFirstStack(t *testing.T) {
+	v := &myErr{code: 7}
+	first := recoveredElsewhere(func() { panicsWith(v) })
+	require.Same(t, v, first.Value)
+	require.Contains(t, string(first.Stack), "sched_test.panicsWith(", "the stack where the panic began")
+
+	t.Run("recover sees the original value", func(t *testing.T) {
+		require.PanicsWithValue(t, v, first.Repanic)
+	})
+	t.Run("raised again and recovered on one goroutine", func(t *testing.T) {
+		// A thief's runner recovering the panic it raised again in a
+		// stolen task carries the first Panic on, not its own stack.
+		require.Same(t, first, recovered(first.Repanic))
+	})
+	t.Run("carried over two goroutines", func(t *testing.T) {
+		require.Same(t, first, recoveredElsewhere(first.Repanic))
+		require.Same(t, first, recovered(recoveredElsewhere(first.Repanic).Repanic))
+	})
+	t.Run("another panic on the way", func(t *testing.T) {
+		// A deferred call that panics with another value replaces the
+		// carried panic: that one is new, with its own stack.
+		p := recovered(func() {
+			defer panicsWith("replaced")
+			first.Repanic()
+		})
+		require.Equal(t, "replaced", p.Value)
+		require.NotSame(t, first, p)
+	})
+	t.Run("recovered by the caller, then a new panic", func(t *testing.T) {
+		require.Panics(t, first.Repanic) // the caller's recover takes it
+		p := recovered(func() { panicsWith(v) })
+		require.Same(t, v, p.Value)
+		require.NotSame(t, first, p, "a new panic of the same value has its own stack")
+	})
+}
+
+func TestGoexitIsCarried(t *testing.T) {
+	p := recoveredElsewhere(runtime.Goexit)
+	require.True(t, p.Goexit)
+	exited := make(chan bool)
+	go func() {
+		normal := false
+		defer func() { exited <- !normal }()
+		p.Repanic()
+		normal = true
+	}()
+	require.True(t, <-exited, "Repanic of a Goexit ends the goroutine")
+}
