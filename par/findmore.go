@@ -128,13 +128,13 @@ func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 	l := run(&c, len(s), &body[gather.Chunks[int]]{
 		name: "par.Positions",
 		leaf: func(lo, hi int) gather.Chunks[int] {
-			at, size := t.Take(lo)
+			at, lease := t.Take(lo)
 			for i, e := range s[lo:hi] {
 				if pred(e) {
 					at = append(at, lo+i)
 				}
 			}
-			t.Leave(hi, at, size)
+			t.Leave(hi, at, lease)
 			return gather.One(at)
 		},
 		combine: gather.Join[int],

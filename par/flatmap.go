@@ -32,7 +32,7 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 	l := run(&c, len(s), &body[gather.Chunks[R]]{
 		name: "par.FlatMap",
 		leaf: func(lo, hi int) gather.Chunks[R] {
-			out, size := t.Take(lo)
+			out, lease := t.Take(lo)
 			for _, e := range s[lo:hi] {
 				before := len(out)
 				out = f(e, out)
@@ -40,7 +40,7 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 					panic(fmt.Sprintf("par: FlatMap: f returned %d elements where out held %d: f must append to out", len(out), before))
 				}
 			}
-			t.Leave(hi, out, size)
+			t.Leave(hi, out, lease)
 			return gather.One(out)
 		},
 		combine: gather.Join[R],

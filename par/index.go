@@ -60,13 +60,13 @@ func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option)
 	l := run(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.FilterIndex",
 		leaf: func(lo, hi int) gather.Chunks[E] {
-			kept, size := t.Take(lo)
+			kept, lease := t.Take(lo)
 			for i, e := range s[lo:hi] {
 				if keep(lo+i, e) {
 					kept = append(kept, e)
 				}
 			}
-			t.Leave(hi, kept, size)
+			t.Leave(hi, kept, lease)
 			return gather.One(kept)
 		},
 		combine: gather.Join[E],

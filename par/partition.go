@@ -21,8 +21,8 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 	p := run(&c, len(s), &body[parts[E]]{
 		name: "par.Partition",
 		leaf: func(lo, hi int) parts[E] {
-			y, ysize := ty.Take(lo)
-			n, nsize := tn.Take(lo)
+			y, ylease := ty.Take(lo)
+			n, nlease := tn.Take(lo)
 			for _, e := range s[lo:hi] {
 				if pred(e) {
 					y = append(y, e)
@@ -30,8 +30,8 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 					n = append(n, e)
 				}
 			}
-			ty.Leave(hi, y, ysize)
-			tn.Leave(hi, n, nsize)
+			ty.Leave(hi, y, ylease)
+			tn.Leave(hi, n, nlease)
 			return parts[E]{gather.One(y), gather.One(n)}
 		},
 		combine: func(a, b parts[E]) parts[E] {

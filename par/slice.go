@@ -126,13 +126,13 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	l := run(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.Filter",
 		leaf: func(lo, hi int) gather.Chunks[E] {
-			kept, size := t.Take(lo)
+			kept, lease := t.Take(lo)
 			for _, e := range s[lo:hi] {
 				if keep(e) {
 					kept = append(kept, e)
 				}
 			}
-			t.Leave(hi, kept, size)
+			t.Leave(hi, kept, lease)
 			return gather.One(kept)
 		},
 		combine: gather.Join[E],

@@ -133,11 +133,19 @@ type Tails[E any] struct {
 	at map[int]tail[E]
 }
 
-// tail is a slice left at a position: the piece's own elements, and the
-// capacity of the array it was cut from, which the next array doubles.
+// tail is a slice left at a position: the piece's own elements, and how many
+// elements of the chain of pieces that handed the array on fill it up to the
+// end of them.
 type tail[E any] struct {
-	items []E
-	size  int
+	items  []E
+	filled int
+}
+
+// Lease is what Take handed out, for Leave to tell whether the piece appended
+// to it or returned an array of its own.
+type Lease[E any] struct {
+	handed []E // empty, with the capacity handed out
+	filled int // the chain's elements in handed's array before it
 }
 
 // minTail is the capacity of a slice begun where no tail was left.
@@ -145,8 +153,15 @@ const minTail = 8
 
 // Take returns the slice for the piece that starts at lo to append to: empty,
 // and either the rest of the array that the piece ending at lo left, adjoining
-// its elements, or a new array. size is the capacity to hand on in Leave.
-func (t *Tails[E]) Take(lo int) (items []E, size int) {
+// its elements, or a new array. Pass the lease to Leave.
+//
+// A new array holds twice what the chain filled of the one before, so a chain
+// that appends to what it is handed grows as append grows a slice, in a few
+// arrays; and one whose pieces return arrays of their own (a FlatMap callback
+// may) is handed arrays the size of what a piece made, never more: doubling
+// the size handed out regardless made an array 2^k times the minimum after k
+// such pieces.
+func (t *Tails[E]) Take(lo int) ([]E, Lease[E]) {
 	t.mu.Lock()
 	p, ok := t.at[lo]
 	if ok {
@@ -154,28 +169,34 @@ func (t *Tails[E]) Take(lo int) (items []E, size int) {
 	}
 	t.mu.Unlock()
 	if !ok {
-		return make([]E, 0, minTail), minTail
+		s := make([]E, 0, minTail)
+		return s, Lease[E]{handed: s}
 	}
-	if rest := p.items[len(p.items):]; cap(rest) > 0 && cap(rest) >= p.size/8 {
-		return rest, p.size
+	if rest := p.items[len(p.items):]; cap(rest) > (p.filled+cap(rest))/8 {
+		return rest, Lease[E]{handed: rest, filled: p.filled}
 	}
-	// Too little left of the old array: a new one twice as large, which an
-	// append would make anyway, without copying what the old one holds.
-	return make([]E, 0, 2*p.size), 2 * p.size
+	// Too little left of the old array: a new one, which an append would
+	// make anyway, without copying what the old one holds.
+	s := make([]E, 0, max(minTail, 2*p.filled))
+	return s, Lease[E]{handed: s}
 }
 
 // Leave keeps the slice that the piece ending at hi appended to, for the
-// piece that starts there. A piece that panicked leaves nothing, and a
-// slice left at a position nobody starts from is dropped with the call.
-func (t *Tails[E]) Leave(hi int, items []E, size int) {
+// piece that starts there; l is what Take handed that piece. A piece that
+// panicked leaves nothing, and a slice left at a position nobody starts from
+// is dropped with the call.
+func (t *Tails[E]) Leave(hi int, items []E, l Lease[E]) {
 	if cap(items) == 0 {
 		return
 	}
-	size = max(size, cap(items)) // an append that outgrew the array made a larger one
+	filled := len(items) // in an array of their own: append outgrew the one handed, or the piece made one
+	if cap(items) == cap(l.handed) && &items[:1][0] == &l.handed[:1][0] {
+		filled += l.filled
+	}
 	t.mu.Lock()
 	if t.at == nil {
 		t.at = make(map[int]tail[E])
 	}
-	t.at[hi] = tail[E]{items, size}
+	t.at[hi] = tail[E]{items, filled}
 	t.mu.Unlock()
 }

@@ -1,6 +1,7 @@
 package gather_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,22 +38,24 @@ func TestJoinAdjoiningIsOneSlice(t *testing.T) {
 
 // TestTailsHandsOn: a piece that starts where another ended appends next to
 // its elements; one that starts anywhere else gets a new slice; a slice with
-// too little room left is replaced by one twice the size, not copied.
+// too little room left is replaced by one twice the size of what the chain
+// filled, not copied.
 func TestTailsHandsOn(t *testing.T) {
 	var tl gather.Tails[int]
-	a, size := tl.Take(0)
+	a, lease := tl.Take(0)
 	require.Empty(t, a)
 	for i := range 5 {
 		a = append(a, i)
 	}
-	tl.Leave(10, a, size)
+	tl.Leave(10, a, lease)
 
 	fresh, _ := tl.Take(5) // nothing ended at 5
 	require.Empty(t, fresh)
 
-	b, size := tl.Take(10)
+	b, lease := tl.Take(10)
 	require.Empty(t, b)
 	b = append(b, 5, 6)
+	tl.Leave(12, b, lease)
 	l := gather.Join(gather.One(a), gather.One(b))
 	got := l.Flatten()
 	require.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, got)
@@ -61,12 +64,37 @@ func TestTailsHandsOn(t *testing.T) {
 	again, _ := tl.Take(10) // taken already
 	require.Empty(t, again)
 
-	full := make([]int, 64)
-	tl.Leave(20, full, 64)
-	c, size := tl.Take(20)
-	require.Empty(t, c)
-	require.Equal(t, 128, size)
-	require.Equal(t, 128, cap(c))
+	// The chain filled 7 of its 8: the next array holds twice that.
+	c, lease := tl.Take(12)
+	require.Equal(t, 14, cap(c))
+	c = append(c, make([]int, 14)...)
+	tl.Leave(20, c, lease)
+	d, _ := tl.Take(20)
+	require.Equal(t, 28, cap(d))
+
+	// A piece that returned an array of its own, full: the next array is
+	// twice what that piece made.
+	_, lease = tl.Take(30)
+	tl.Leave(40, make([]int, 64), lease)
+	e, _ := tl.Take(40)
+	require.Empty(t, e)
+	require.Equal(t, 128, cap(e))
+}
+
+// TestTailsFreshArrays: pieces that each return a new array of their own
+// (a FlatMap callback that clips out before appending, as append allows) do
+// not make the arrays handed out grow: each is sized by what the piece before
+// made, not doubled from the last one handed out, which no piece used.
+func TestTailsFreshArrays(t *testing.T) {
+	var tl gather.Tails[int]
+	most := 0
+	for lo := range 1000 {
+		out, lease := tl.Take(lo)
+		most = max(most, cap(out))
+		out = append(slices.Clip(out), lo) // a new array
+		tl.Leave(lo+1, out, lease)
+	}
+	require.LessOrEqual(t, most, 16, "the arrays handed out grew to %d elements for pieces of one", most)
 }
 
 // TestJoinMapsKeepsOrder: a key in both maps gets the first map's elements

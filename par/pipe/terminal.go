@@ -28,9 +28,9 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	})
 	var t gather.Tails[T]
 	l := par.ReduceRange(p.n, gather.Chunks[T]{}, func(lo, hi int) gather.Chunks[T] {
-		buf, size := t.Take(lo)
+		buf, lease := t.Take(lo)
 		items := ls.run(lo, hi, buf) // put drops it from the state
-		t.Leave(hi, items, size)
+		t.Leave(hi, items, lease)
 		return gather.One(items)
 	}, gather.Join[T], opts...)
 	return l.Flatten()
