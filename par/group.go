@@ -32,7 +32,7 @@ func groupMinLen(c *config, n int) int {
 		return c.minLen
 	}
 	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
-	return max(1, (n+parts-1)/parts)
+	return max(1, ceilDiv(n, parts))
 }
 
 // CountBy returns how many elements of s have each key: the result maps

@@ -37,7 +37,22 @@ const scanMaxBlocks = 1 << 12
 // scanBlockLen returns the block length of a scan of n elements: a function of
 // n alone.
 func scanBlockLen(n int) int {
-	return max(scanMinBlock, (n+scanMaxBlocks-1)/scanMaxBlocks)
+	return max(scanMinBlock, ceilDiv(n, scanMaxBlocks))
+}
+
+// ceilDiv returns n/d rounded up, for n >= 0 and d >= 1, without the sum
+// n+d-1 that wraps around for n near math.MaxInt.
+func ceilDiv(n, d int) int {
+	if n == 0 {
+		return 0
+	}
+	return (n-1)/d + 1
+}
+
+// scanBlock returns the elements [lo, hi) of block b of n in blocks of bl.
+func scanBlock(b, bl, n int) (lo, hi int) {
+	lo = b * bl
+	return lo, lo + min(bl, n-lo)
 }
 
 // scanKernels are what a scan does with a block [lo, hi): total folds it
@@ -105,7 +120,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 		return
 	}
 	bl := scanBlockLen(n)
-	blocks := (n + bl - 1) / bl
+	blocks := ceilDiv(n, bl)
 	if blocks == 1 {
 		k.scan(0, n, identity)
 		return
@@ -120,7 +135,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	f.offsets[0] = identity
 	run(&c, blocks, &body[struct{}]{name: name, each: func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			blo, bhi := b*bl, min(n, (b+1)*bl)
+			blo, bhi := scanBlock(b, bl, n)
 			if off, ok := f.offset(b); ok {
 				f.scanned(b, k.scan(blo, bhi, off))
 			} else {
@@ -141,7 +156,8 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	}
 	run(&c, len(late), &body[struct{}]{name: name, each: func(lo, hi int) {
 		for _, b := range late[lo:hi] {
-			k.scan(b*bl, min(n, (b+1)*bl), f.offsets[b])
+			blo, bhi := scanBlock(b, bl, n)
+			k.scan(blo, bhi, f.offsets[b])
 		}
 	}})
 }
@@ -153,7 +169,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 // returns.
 //
 // The elements are scanned in blocks whose length depends only on len(s)
-// (4,096 elements, or len(s)/4,096 when longer). Element i of block b is
+// (4,096 elements, or ceil(len(s)/4,096) when longer). Element i of block b is
 // offset(b) op s[lo] op ... op s[i], computed left to right from the block's
 // first element lo, where offset(b) is the fold, in order and from identity,
 // of the totals of the blocks before b, and a block's total is the fold of

@@ -227,6 +227,8 @@ func TestScanBlocksDependOnLengthOnly(t *testing.T) {
 	require.Equal(t, b, par.ScanBlockLen(b*b))
 	require.Equal(t, b+1, par.ScanBlockLen(b*b+1))
 	require.Equal(t, 12208, par.ScanBlockLen(50_000_000))
+	// ceil(n/4,096) up to math.MaxInt, where n+4,095 would wrap around.
+	require.Equal(t, math.MaxInt/b+1, par.ScanBlockLen(math.MaxInt))
 }
 
 // TestScanOpPanicsReachCaller: a panic in op of the scans into a new slice

@@ -17,11 +17,21 @@ import "math/bits"
 // the pairwise tree above it keeps the error growing with log(n).
 const Block = 128
 
-// Blocks returns the number of blocks of a range of length n.
-func Blocks(n int) int { return (n + Block - 1) / Block }
+// Blocks returns the number of blocks of a range of length n. Nothing is
+// added to n, which may be as large as math.MaxInt.
+func Blocks(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return (n-1)/Block + 1
+}
 
-// BlockRange returns the positions [lo, hi) of block b of a range of length n.
-func BlockRange(b, n int) (lo, hi int) { return b * Block, min(n, (b+1)*Block) }
+// BlockRange returns the positions [lo, hi) of block b of a range of length
+// n, with no sum past n.
+func BlockRange(b, n int) (lo, hi int) {
+	lo = b * Block
+	return lo, lo + min(Block, n-lo)
+}
 
 // Cut returns where the canonical tree cuts the block range [lo, hi): after
 // the largest power of two below hi-lo. hi-lo must be at least 2.

@@ -21,7 +21,7 @@ const groupLeavesPerCore = 8
 func groupOpts(n int, opts []par.Option) []par.Option {
 	checkOpts(opts)
 	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
-	return append([]par.Option{par.WithMinLen(max(1, (n+parts-1)/parts))}, opts...)
+	return append([]par.Option{par.WithMinLen(max(1, (n-1)/parts+1))}, opts...) // no sum that wraps for n near math.MaxInt
 }
 
 // CountBy returns how many items of p have each key: the result maps key(x)

@@ -40,8 +40,15 @@ import "fmt"
 const batch = 256
 
 // batchEnd returns where the run of source positions that holds lo ends: at
-// the next multiple of batch, or at hi if that comes first (see feeder).
-func batchEnd(lo, hi int) int { return min(hi, (lo/batch+1)*batch) }
+// the next multiple of batch, or at hi if that comes first (see feeder). It
+// adds to lo only what fits before hi, so a range that ends at math.MaxInt
+// does not wrap around.
+func batchEnd(lo, hi int) int {
+	if r := batch - lo%batch; hi-lo > r {
+		return lo + r
+	}
+	return hi
+}
 
 // Pipe is a parallel pipeline of items of type T, drawn from a source of
 // Len() positions. A Pipe is a value; stages return new Pipes and never

@@ -106,6 +106,44 @@ func TestRange(t *testing.T) {
 	require.Equal(t, want, got64)
 }
 
+// TestRangeNearIntLimits: ranges that end at math.MaxInt or start at
+// math.MinInt, cut near their ends, give the items a loop gives; no position
+// computation wraps around.
+func TestRangeNearIntLimits(t *testing.T) {
+	const maxInt, minInt = math.MaxInt, math.MinInt
+	top := pipe.Range(0, maxInt)
+	bottom := pipe.Range(minInt, -1)
+	yes := func(int) bool { return true }
+	for _, po := range surfacePools(t) {
+		for _, grain := range [][]par.Option{nil, {par.WithGrain(1)}, {par.WithGrain(5)}} {
+			opts := append(slices.Clone(po.opts), grain...)
+			name := fmt.Sprint(po.name, grain)
+			require.Equal(t, []int{maxInt - 2, maxInt - 1}, top.Skip(maxInt-2).Collect(opts...), name)
+			require.Equal(t, []int{maxInt - 1, maxInt - 2, maxInt - 3}, top.Rev().Take(3).Collect(opts...), name)
+			require.Equal(t, []int{0, maxInt / 3, 2 * (maxInt / 3), 3 * (maxInt / 3)}, top.StepBy(maxInt/3).Collect(opts...), name)
+			if grain == nil { // a fixed grain cuts the whole range into pieces, each visited
+				require.Equal(t, maxInt-1, must(top.FindLast(yes, opts...)), name)
+				require.Equal(t, maxInt-1, top.LastIndexFunc(yes, opts...), name)
+				require.Equal(t, -2, must(bottom.FindLast(yes, opts...)), name)
+				require.Equal(t, maxInt-1, bottom.LastIndexFunc(yes, opts...), name)
+			}
+			require.Equal(t, maxInt-1, must(top.Skip(maxInt-300).FindLast(yes, opts...)), name)
+			require.Equal(t, maxInt-5, must(top.Skip(maxInt-300).Find(func(x int) bool { return x >= maxInt-5 }, opts...)), name)
+			require.True(t, top.Skip(maxInt-300).Any(func(x int) bool { return x == maxInt-1 }, opts...), name)
+			require.Equal(t, []int{-4, -3, -2}, bottom.Skip(maxInt-3).Collect(opts...), name)
+			require.Equal(t, []int{minInt, minInt + 1}, bottom.Take(2).Collect(opts...), name)
+			tail := pipe.Range(maxInt-1000, maxInt)
+			want := 0
+			for x := maxInt - 1000; x < maxInt; x++ {
+				want += x
+			}
+			require.Equal(t, want, pipe.Sum(tail, opts...), name)
+			require.Equal(t, 1000, len(tail.Collect(opts...)), name)
+			require.Equal(t, slices.Repeat([]int{maxInt - 10}, 10), pipe.MapIndex(top.Skip(maxInt-10), func(i, x int) int { return x - i }).Collect(opts...), name)
+		}
+	}
+}
+
 func TestFindFirstAndEarlyExit(t *testing.T) {
 	const n = 1_000_000
 	for _, at := range []int{0, 1, 499_999, n - 1, -1} {

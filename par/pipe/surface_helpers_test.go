@@ -43,3 +43,12 @@ type namedOpts struct {
 
 // at is an item with the position it was seen at.
 type at struct{ i, x int }
+
+// must returns the x of a call that returns (x, ok), panicking if ok is
+// false: for the finds whose match a test knows is there.
+func must[T any](x T, ok bool) T {
+	if !ok {
+		panic("must: not found")
+	}
+	return x
+}

@@ -214,12 +214,12 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 	})
 	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
 		st := ls.get(lo)
-		for a := lo; a < hi; a += batch {
+		for a := lo; a < hi; a = batchEnd(a, hi) {
 			if int64(a) > best.Load() { // an earlier match settles it
 				ls.put(st, hi)
 				return nil
 			}
-			st.feed(a, min(hi, a+batch))
+			st.feed(a, batchEnd(a, hi))
 			if h := st.acc; h != nil {
 				ls.put(st, hi)
 				for { // lower best to a unless an earlier position is there
@@ -264,8 +264,8 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 	})
 	par.ForRange(p.n, func(lo, hi int) {
 		st := ls.get(lo)
-		for a := lo; a < hi && !hit.Load(); a += batch {
-			st.feed(a, min(hi, a+batch))
+		for a := lo; a < hi && !hit.Load(); a = batchEnd(a, hi) {
+			st.feed(a, batchEnd(a, hi))
 		}
 		ls.put(st, hi)
 	}, opts...)
