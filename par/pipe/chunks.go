@@ -39,7 +39,7 @@ func ChunksExact[S ~[]E, E any](s S, size int) (Pipe[S], S) {
 // chunkPipe is the pipe of the first n chunks of size elements of s, the last
 // one cut at len(s).
 func chunkPipe[S ~[]E, E any](s S, n, size int) Pipe[S] {
-	return Pipe[S]{n: n, oneToOne: true, open: func() feeder[S] {
+	return Pipe[S]{n: n, oneToOne: true, bare: true, open: func() feeder[S] {
 		buf := make([]S, batch)
 		return func(lo, hi int, sink func([]S)) {
 			for lo < hi {
@@ -70,7 +70,7 @@ func Windows[S ~[]E, E any](s S, size int) Pipe[S] {
 	if len(s) >= size {
 		n = len(s) - size + 1
 	}
-	return Pipe[S]{n: n, oneToOne: true, open: func() feeder[S] {
+	return Pipe[S]{n: n, oneToOne: true, bare: true, open: func() feeder[S] {
 		buf := make([]S, batch)
 		return func(lo, hi int, sink func([]S)) {
 			for lo < hi {

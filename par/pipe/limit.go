@@ -32,7 +32,7 @@ func (p Pipe[T]) Take(n int) Pipe[T] {
 	if !p.oneToOne {
 		panic(notIndexed("Take"))
 	}
-	return Pipe[T]{n: min(n, p.n), oneToOne: true, open: p.open}
+	return Pipe[T]{n: min(n, p.n), oneToOne: true, bare: p.bare, open: p.open}
 }
 
 // Skip returns the pipeline of the items of p after the first n, in order
@@ -62,7 +62,7 @@ func (p Pipe[T]) shift(cut int) Pipe[T] {
 	if cut == 0 {
 		return p
 	}
-	q := Pipe[T]{n: p.n - cut, oneToOne: p.oneToOne, open: func() feeder[T] {
+	q := Pipe[T]{n: p.n - cut, oneToOne: p.oneToOne, bare: p.bare, open: func() feeder[T] {
 		up := p.open()
 		return func(lo, hi int, sink func([]T)) { up(lo+cut, hi+cut, sink) }
 	}}
@@ -123,7 +123,7 @@ func (p Pipe[T]) StepBy(k int) Pipe[T] {
 	if p.n > 0 {
 		n = (p.n-1)/k + 1
 	}
-	return Pipe[T]{n: n, oneToOne: true, open: func() feeder[T] {
+	return Pipe[T]{n: n, oneToOne: true, bare: p.bare, open: func() feeder[T] {
 		up := p.open()
 		buf := make([]T, 0, batch)
 		collect := func(xs []T) { buf = append(buf, xs...) }
@@ -150,7 +150,7 @@ func (p Pipe[T]) Rev() Pipe[T] {
 		panic(notIndexed("Rev"))
 	}
 	n := p.n
-	return Pipe[T]{n: n, oneToOne: true, open: func() feeder[T] {
+	return Pipe[T]{n: n, oneToOne: true, bare: p.bare, open: func() feeder[T] {
 		up := p.open()
 		buf := make([]T, 0, batch)
 		collect := func(xs []T) { buf = append(buf, xs...) }
@@ -186,7 +186,7 @@ func (p Pipe[T]) TakeWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 	if cut < 0 {
 		return p
 	}
-	return Pipe[T]{n: cut, oneToOne: p.oneToOne, open: p.open, openPos: p.openPos}
+	return Pipe[T]{n: cut, oneToOne: p.oneToOne, bare: p.bare, open: p.open, openPos: p.openPos}
 }
 
 // SkipWhile returns the pipeline of the items of p from the first one, in

@@ -58,6 +58,10 @@ type Pipe[T any] struct {
 	// oneToOne: every source position yields exactly one item (no Filter),
 	// so a collect can write each item in place.
 	oneToOne bool
+	// bare: the items are the source's, with no function of the caller's
+	// run to make them (no stage, nor Zip's f), so Count of a one-to-one
+	// bare pipe may answer from n without feeding it.
+	bare bool
 	// open makes a feeder for one piece of the range, with the buffers of
 	// every stage allocated once, so that feeding costs no allocation.
 	open func() feeder[T]
@@ -93,7 +97,7 @@ func (p Pipe[T]) Len() int { return p.n }
 // From returns the pipeline of the elements of s, in order. The stages read
 // s while a terminal runs; s must not be modified until it returns.
 func From[S ~[]E, E any](s S) Pipe[E] {
-	return Pipe[E]{n: len(s), oneToOne: true, open: func() feeder[E] {
+	return Pipe[E]{n: len(s), oneToOne: true, bare: true, open: func() feeder[E] {
 		return func(lo, hi int, sink func([]E)) {
 			for lo < hi {
 				next := batchEnd(lo, hi)
@@ -114,7 +118,7 @@ func Range(lo, hi int) Pipe[int] {
 			panic(fmt.Sprintf("pipe: Range(%d, %d): more than math.MaxInt items", lo, hi))
 		}
 	}
-	return Pipe[int]{n: n, oneToOne: true, open: func() feeder[int] {
+	return Pipe[int]{n: n, oneToOne: true, bare: true, open: func() feeder[int] {
 		buf := make([]int, batch)
 		return func(a, b int, sink func([]int)) {
 			for a < b {

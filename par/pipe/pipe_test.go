@@ -144,6 +144,38 @@ func TestRangeNearIntLimits(t *testing.T) {
 	}
 }
 
+// TestCountRunsStages: Count runs the stages of a one-to-one pipe, as
+// Inspect's doc and Rayon's count promise: every call of f and of Inspect's
+// function happens, and a panic in them reaches the caller. A pipe without
+// stages answers from its length.
+func TestCountRunsStages(t *testing.T) {
+	xs := randInts(10_000, 4)
+	for name, opts := range pools(t) {
+		var mapped, seen atomic.Int64
+		p := pipe.Map(pipe.From(xs), func(x int) int { mapped.Add(1); return x }).Inspect(func(int) { seen.Add(1) })
+		require.Equal(t, len(xs), p.Count(opts...), name)
+		require.EqualValues(t, len(xs), mapped.Load(), name)
+		require.EqualValues(t, len(xs), seen.Load(), name)
+		mapped.Store(0)
+		require.Equal(t, 100, p.Take(100).Count(opts...), name)
+		require.EqualValues(t, 100, mapped.Load(), name)
+		zipped := pipe.Zip(xs, xs, func(a, b int) int { mapped.Add(1); return a + b })
+		mapped.Store(0)
+		require.Equal(t, len(xs), zipped.Count(opts...), name)
+		require.EqualValues(t, len(xs), mapped.Load(), name)
+		require.Equal(t, "boom", panicValue(t, func() {
+			pipe.Map(pipe.From(xs), func(x int) int {
+				if x == xs[777] {
+					panic("boom")
+				}
+				return x
+			}).Count(opts...)
+		}), name)
+		require.Equal(t, len(xs), pipe.From(xs).Count(opts...), name)
+		require.Equal(t, 5, pipe.Range(0, math.MaxInt).Rev().Skip(7).StepBy(3).Take(5).Count(opts...), name)
+	}
+}
+
 func TestFindFirstAndEarlyExit(t *testing.T) {
 	const n = 1_000_000
 	for _, at := range []int{0, 1, 499_999, n - 1, -1} {

@@ -52,9 +52,12 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 	par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) }, opts...)
 }
 
-// Count returns the number of items of p.
+// Count returns the number of items of p. It runs p's stages on every item,
+// as Rayon's count does, since they may have effects (Inspect) or panic; only
+// a pipe without any function of the caller's (a source, maybe cut by Take,
+// Skip, StepBy or Rev) answers from its length alone.
 func (p Pipe[T]) Count(opts ...par.Option) int {
-	if p.oneToOne {
+	if p.oneToOne && p.bare {
 		checkOpts(opts)
 		return p.n
 	}
@@ -98,11 +101,15 @@ func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R
 }
 
 // Sum returns the sum of the items of p; 0 if there are none. Integer sums
-// wrap. Float sums are deterministic, and equal to par.Sum over the collected
-// items when no Filter is among the stages: both add blocks of 128 source
-// positions with four accumulators and combine the blocks over the tree of
-// split.Pairwise, which depends only on Len(), whatever the timing and the
-// number of workers.
+// wrap. Float sums are deterministic: the items of each block of 128 source
+// positions are added with four accumulators and the blocks are combined
+// over the tree of split.Pairwise, which depends only on Len(), whatever the
+// timing and the number of workers. When p is one-to-one (no Filter,
+// FilterIndex or FlatMap among its stages, and not a text source: Split,
+// Lines, Fields), a block of positions is a block of items, and the sum
+// equals par.Sum over the collected items bit for bit; otherwise the blocks
+// hold as many items as their positions make, and the last bits may differ
+// from par.Sum's.
 func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
 	blocks := split.Blocks(p.n)
 	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, add4[T])}
