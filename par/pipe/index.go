@@ -215,6 +215,20 @@ func dropPos[T, R any](up func() posFeeder[T], mk func() func([]int, []T, func([
 	}
 }
 
+// withoutPos makes the plain feeder of a pipe whose feeder must carry
+// positions.
+func withoutPos[T any](open func() posFeeder[T]) func() feeder[T] {
+	return func() feeder[T] {
+		feed := open()
+		var sink func([]T)
+		fwd := func(_ []int, xs []T) { sink(xs) }
+		return func(lo, hi int, s func([]T)) {
+			sink = s
+			feed(lo, hi, fwd)
+		}
+	}
+}
+
 // FilterIndex returns the pipeline of the items x of p for which keep(i, x)
 // is true, in order, where i is x's position in p's source. The items keep
 // their positions, so a MapIndex after it still sees source positions. It
@@ -273,8 +287,10 @@ func (p Pipe[T]) IndexFunc(pred func(T) bool, opts ...par.Option) int {
 	if pred == nil {
 		panic("pipe: IndexFunc: pred is nil")
 	}
-	i, _ := findFirst(p, pred, "IndexFunc", opts)
-	return i
+	if h := findFirst(p, pred, "IndexFunc", opts); h != nil {
+		return h.pos
+	}
+	return -1
 }
 
 // LastIndexFunc returns the source position of the last item of p, in
@@ -300,28 +316,38 @@ func (p Pipe[T]) FindLast(pred func(T) bool, opts ...par.Option) (T, bool) {
 	return x, i >= 0
 }
 
-// hit is a match of a find: the item and its source position.
+// hit is a match of a find: the item, its source position, and how many
+// items at that position came before it (a FlatMap makes several).
 type hit[T any] struct {
-	pos int
-	x   T
+	pos, rank int
+	x         T
 }
 
-// findFirst returns the position and value of the first item of p with pred,
-// or -1 and the zero value.
-func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) (int, T) {
+// findFirst returns the first item of p with pred, or nil.
+func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) *hit[T] {
 	open := p.mustPositions(name)
 	var best atomic.Int64 // least matching position so far; every CAS happens before ReduceRange returns
 	best.Store(math.MaxInt64)
 	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
+		last, rank := -1, 0 // the position of the item before, and the items at it before this one
 		sink := func(pos []int, xs []T) {
 			for k, x := range xs {
-				if st.acc == nil && pred(x) {
-					st.acc = &hit[T]{pos[k], x}
+				if st.acc != nil {
+					return
+				}
+				if pos[k] == last {
+					rank++
+				} else {
+					last, rank = pos[k], 0
+				}
+				if pred(x) {
+					st.acc = &hit[T]{pos[k], rank, x}
 				}
 			}
 		}
-		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
+		// The items of a position all come within one call of the feeder.
+		st.feed = func(lo, hi int) { last = -1; feed(lo, hi, sink) }
 	}}
 	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
 		st := ls.get(lo)
@@ -348,11 +374,7 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		}
 		return r
 	}, opts...)
-	if found == nil {
-		var zero T
-		return -1, zero
-	}
-	return found.pos, found.x
+	return found
 }
 
 // findLast returns the position and value of the last item of p with pred,
@@ -369,7 +391,7 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 		sink := func(pos []int, xs []T) {
 			for k, x := range xs {
 				if pred(x) {
-					st.acc = &hit[T]{pos[k], x}
+					st.acc = &hit[T]{pos: pos[k], x: x}
 				}
 			}
 		}

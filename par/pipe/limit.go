@@ -170,8 +170,11 @@ func (p Pipe[T]) Rev() Pipe[T] {
 // TakeWhile returns the pipeline of the items of p before the first one, in
 // order, for which pred is false (all of them if there is none): Rayon's
 // take_while is sequential-only, and its parallel take_any_while keeps no
-// order; this one keeps it. It works on any pipe whose positions are known,
-// Filter and FlatMap included.
+// order; this one keeps it. It works on any pipe whose positions are known:
+// every pipe of this package, Filter, FlatMap and the text sources included.
+// Behind a FlatMap the cut may fall between two items made from one element,
+// which the terminal then tells apart by their rank at that position, at the
+// cost of carrying positions through the stages.
 //
 // Unlike the other stages it runs at once: it finds the first failing item
 // with a parallel find-first (pieces after a failure stop early, as in Find),
@@ -182,25 +185,80 @@ func (p Pipe[T]) TakeWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 	if pred == nil {
 		panic("pipe: TakeWhile: pred is nil")
 	}
-	cut, _ := findFirst(p, func(x T) bool { return !pred(x) }, "TakeWhile", opts)
-	if cut < 0 {
+	h := findFirst(p, func(x T) bool { return !pred(x) }, "TakeWhile", opts)
+	if h == nil {
 		return p
 	}
-	return Pipe[T]{n: cut, oneToOne: p.oneToOne, bare: p.bare, open: p.open, openPos: p.openPos}
+	if h.rank > 0 { // the items before it at its position stay
+		return p.trimAt(h.pos, h.rank, true)
+	}
+	return Pipe[T]{n: h.pos, oneToOne: p.oneToOne, bare: p.bare, open: p.open, openPos: p.openPos}
 }
 
 // SkipWhile returns the pipeline of the items of p from the first one, in
 // order, for which pred is false (none if there is none), in order; positions
 // after it count from that item's source position as 0. Like TakeWhile it
-// runs a find-first at once, with opts, and works on any pipe whose
-// positions are known.
+// runs a find-first at once, with opts, and works on any pipe whose positions
+// are known, cutting between two items made from one element where the first
+// failing item falls.
 func (p Pipe[T]) SkipWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 	if pred == nil {
 		panic("pipe: SkipWhile: pred is nil")
 	}
-	cut, _ := findFirst(p, func(x T) bool { return !pred(x) }, "SkipWhile", opts)
-	if cut < 0 {
-		cut = p.n
+	h := findFirst(p, func(x T) bool { return !pred(x) }, "SkipWhile", opts)
+	if h == nil {
+		return p.shift(p.n)
 	}
-	return p.shift(cut)
+	if h.rank > 0 { // the items before it at its position go
+		return p.trimAt(h.pos, h.rank, false).shift(h.pos)
+	}
+	return p.shift(h.pos)
+}
+
+// trimAt returns p with only the first k of the items at position at, and
+// nothing after that position, if head; else with every item but those k.
+// It is how TakeWhile and SkipWhile cut between two items that a FlatMap made
+// from one element: p's positions are known (a find-first found the cut),
+// and the feeders carry them, a cost the cut of a one-to-one pipe, or one
+// that falls between two positions, does not pay.
+func (p Pipe[T]) trimAt(at, k int, head bool) Pipe[T] {
+	up := p.positions()
+	n := p.n
+	if head {
+		n = at + 1
+	}
+	openPos := func() posFeeder[T] {
+		feed := up()
+		var sink func([]int, []T)
+		seen := 0 // the items at position at fed so far in this call, which feeds them all
+		each := func(pos []int, xs []T) {
+			if len(pos) == 0 || pos[0] > at || pos[len(pos)-1] < at {
+				sink(pos, xs)
+				return
+			}
+			a := 0
+			for pos[a] < at {
+				a++
+			}
+			b := a
+			for b < len(pos) && pos[b] == at {
+				b++
+			}
+			m := a + min(b-a, max(0, k-seen)) // xs[a:m] are among the first k at position at
+			seen += b - a
+			if head {
+				sink(pos[:m], xs[:m]) // no position after at is fed: n is at+1
+				return
+			}
+			if a > 0 {
+				sink(pos[:a], xs[:a])
+			}
+			sink(pos[m:], xs[m:])
+		}
+		return func(lo, hi int, s func([]int, []T)) {
+			sink, seen = s, 0
+			feed(lo, hi, each)
+		}
+	}
+	return Pipe[T]{n: n, open: withoutPos(openPos), openPos: openPos}
 }

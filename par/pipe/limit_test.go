@@ -128,6 +128,73 @@ func TestTakeWhileSkipWhile(t *testing.T) {
 	}
 }
 
+// TestTakeWhileSkipWhileCutInsideFlatMap: behind a FlatMap the items made
+// from one element share its position, and the cut falls between two of
+// them, not before the first: TakeWhile keeps those before the failing one,
+// SkipWhile keeps it and those after.
+func TestTakeWhileSkipWhileCutInsideFlatMap(t *testing.T) {
+	two := func(x int, out []int) []int { return append(out, 2*x, 2*x+1) }
+	fm := pipe.FlatMap(pipe.From([]int{0}), two)
+	below1 := func(y int) bool { return y < 1 }
+	require.Equal(t, []int{0}, fm.TakeWhile(below1).Collect())
+	require.Equal(t, []int{1}, fm.SkipWhile(below1).Collect())
+	require.Equal(t, []at{{0, 1}}, pipe.MapIndex(fm.SkipWhile(below1), pair).Collect())
+
+	// 0 to 3 items per element, and 300 (past a batch) for some; the cuts
+	// below fall inside an element's items.
+	fan := func(x int, out []int) []int {
+		k := x % 4
+		if x%9 == 4 {
+			k = 300
+		}
+		for j := range k {
+			out = append(out, 1000*x+j)
+		}
+		return out
+	}
+	for _, po := range surfacePools(t) {
+		for _, n := range []int{1, 3, 17, 300} {
+			xs := make([]int, n)
+			for i := range xs {
+				xs[i] = i
+			}
+			var flat []int
+			var pos []int
+			for i, x := range xs {
+				for _, y := range fan(x, nil) {
+					flat = append(flat, y)
+					pos = append(pos, i)
+				}
+			}
+			for _, cut := range slices.Compact([]int{0, 1, len(flat) / 3, len(flat) / 2, len(flat) - 1, len(flat)}) {
+				t.Run(fmt.Sprintf("%s/n=%d/cut=%d", po.name, n, cut), func(t *testing.T) {
+					if cut < 0 || cut > len(flat) {
+						return
+					}
+					bound := math.MaxInt
+					if cut < len(flat) {
+						bound = flat[cut]
+					}
+					pred := func(y int) bool { return y < bound }
+					for _, grain := range [][]par.Option{nil, {par.WithGrain(1)}, {par.WithGrain(3)}} {
+						opts := append(slices.Clone(po.opts), grain...)
+						p := pipe.FlatMap(pipe.From(xs), fan)
+						require.Equal(t, nilIfEmpty(flat[:cut]), nilIfEmpty(p.TakeWhile(pred, opts...).Collect(opts...)), "TakeWhile")
+						require.Equal(t, cut, p.TakeWhile(pred, opts...).Count(opts...), "TakeWhile")
+						sw := p.SkipWhile(pred, opts...)
+						require.Equal(t, nilIfEmpty(flat[cut:]), nilIfEmpty(sw.Collect(opts...)), "SkipWhile")
+						var want []at
+						for k := cut; k < len(flat); k++ {
+							want = append(want, at{pos[k] - pos[min(cut, len(pos)-1)], flat[k]})
+						}
+						require.Equal(t, want, nilIfEmpty(pipe.MapIndex(sw, pair).Collect(opts...)), "positions after SkipWhile")
+					}
+				})
+			}
+		}
+	}
+}
+
 func TestLimitBadInput(t *testing.T) {
 	p := pipe.Range(0, 10)
 	f := p.Filter(func(int) bool { return true })
