@@ -12,23 +12,25 @@ import (
 //
 // The index that MapIndex, FilterIndex, ForEachIndex, IndexFunc and
 // LastIndexFunc give is the item's position in the pipe's source: the index
-// in the slice of From, Zip or Chunks, whatever Filter, Map or FlatMap stages
-// stand between the source and the call. After Filter, an item keeps the
-// position it had in the source; after FlatMap, every item made from x has
-// x's position. Take, Skip, StepBy, Rev, TakeWhile and SkipWhile make a new
-// view of their pipe, and positions after them are positions in that view:
-// Skip(3) then MapIndex counts from 0, as Rayon's skip(3).enumerate() does.
+// in the slice of From, Zip or Chunks, the offset of Range, or the byte at
+// which a piece of Split, Lines or Fields starts, whatever Filter, Map or
+// FlatMap stages stand between the source and the call. After Filter, an item
+// keeps the position it had in the source; after FlatMap, every item made
+// from x has x's position. Take, Skip, StepBy, Rev, TakeWhile and SkipWhile
+// make a new view of their pipe, and positions after them are positions in
+// that view: Skip(3) then MapIndex counts from 0, as Rayon's
+// skip(3).enumerate() does.
 //
 // Positions travel only where they are asked for. In a one-to-one pipe (no
 // stage that drops or adds items) the k-th item of a call feed(lo, hi) is at
 // position lo+k, so a counter gives the positions at no cost. Past a Filter
-// or FlatMap that no longer holds, and each stage keeps, beside its feeder, a
-// recipe (Pipe.openPos) for a second feeder that hands over the position of
-// every item with the item. The recipe is only followed when a stage that
-// needs positions opens the pipe for a terminal; a pipe that never asks for
-// them builds no position buffer and runs exactly as without this mechanism.
-// The cost when asked for: one int per item written and read, in a buffer of
-// `batch` ints per stage and piece.
+// or FlatMap, or from a text source, that no longer holds, and each stage
+// keeps, beside its feeder, a recipe (Pipe.openPos) for a second feeder that
+// hands over the position of every item with the item. The recipe is only
+// followed when a stage that needs positions opens the pipe for a terminal; a
+// pipe that never asks for them builds no position buffer and runs exactly as
+// without this mechanism. The cost when asked for: one int per item written
+// and read, in a buffer of `batch` ints per stage and piece.
 //
 // Rejected: carrying the positions in every batch always (a cost for every
 // pipe, used by few), and a position per item inside the item (an Enumerate

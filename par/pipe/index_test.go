@@ -3,6 +3,7 @@ package pipe_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -160,6 +161,132 @@ func TestFindLastStopsEarly(t *testing.T) {
 		// its first batch, before any piece is forked; the pieces then skip
 		// their batches: far less than the range.
 		require.Less(t, calls.Load(), int64(n/2), po.name)
+	}
+}
+
+// textPieces is the oracle of the positions of the text sources: each piece
+// of Split, Lines or Fields with the byte it starts at.
+func textPieces(s string, source string) []at {
+	var out []at
+	add := func(start, end int) { out = append(out, at{start, end}) }
+	switch source {
+	case "Split":
+		start := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] == ',' {
+				add(start, i)
+				start = i + 1
+			}
+		}
+		add(start, len(s))
+	case "Lines":
+		for start := 0; start < len(s); {
+			end := strings.IndexByte(s[start:], '\n')
+			if end < 0 {
+				add(start, len(s))
+				break
+			}
+			add(start, start+end)
+			start += end + 1
+		}
+	case "Fields":
+		for i := 0; i < len(s); {
+			for i < len(s) && isASCIISpace(rune(s[i])) {
+				i++
+			}
+			start := i
+			for i < len(s) && !isASCIISpace(rune(s[i])) {
+				i++
+			}
+			if i > start {
+				add(start, i)
+			}
+		}
+	}
+	return out
+}
+
+// TestPositionsOfTextSources: the positional calls work on Split, Lines and
+// Fields, whose positions are the bytes at which their pieces start.
+func TestPositionsOfTextSources(t *testing.T) {
+	require.Equal(t, "b", must(pipe.Lines("a\nb").FindLast(func(string) bool { return true })))
+	header := "# a\n# b\nx\n# c\ny"
+	body := pipe.Lines(header).SkipWhile(func(l string) bool { return strings.HasPrefix(l, "#") }).Collect()
+	require.Equal(t, []string{"x", "# c", "y"}, body)
+
+	sources := map[string]func(string) pipe.Pipe[string]{
+		"Split":  func(s string) pipe.Pipe[string] { return pipe.Split(s, ',') },
+		"Lines":  pipe.Lines[string],
+		"Fields": pipe.Fields[string],
+	}
+	for _, po := range surfacePools(t) {
+		for _, n := range []int{0, 1, 2, 17, 1000, 20_000} {
+			for ai, alphabet := range alphabets {
+				s := randText(n, uint64(n)*3+uint64(ai), alphabet)
+				for name, src := range sources {
+					t.Run(fmt.Sprintf("%s/n=%d/alphabet%d/%s", po.name, n, ai, name), func(t *testing.T) {
+						pieces := textPieces(s, name)
+						var want []at
+						for _, p := range pieces {
+							want = append(want, at{p.i, p.x - p.i})
+						}
+						p := src(s)
+						length := func(i int, x string) at { return at{i, len(x)} }
+						require.Equal(t, want, nilIfEmpty(pipe.MapIndex(p, length).Collect(po.opts...)), "MapIndex")
+						got := make([]int, n+1)
+						p.ForEachIndex(func(i int, x string) { got[i] = len(x) + 1 }, po.opts...)
+						for _, w := range want {
+							require.Equal(t, w.x+1, got[w.i], "ForEachIndex at %d", w.i)
+						}
+						even := func(i int, _ string) bool { return i%2 == 0 }
+						var wantEven []at
+						for _, w := range want {
+							if w.i%2 == 0 {
+								wantEven = append(wantEven, w)
+							}
+						}
+						require.Equal(t, wantEven, nilIfEmpty(pipe.MapIndex(p.FilterIndex(even), length).Collect(po.opts...)), "FilterIndex")
+						// A predicate on the piece's length that several pieces meet.
+						long := func(x string) bool { return len(x) >= 3 }
+						first, last := -1, -1
+						for _, w := range want {
+							if w.x >= 3 {
+								if first < 0 {
+									first = w.i
+								}
+								last = w.i
+							}
+						}
+						require.Equal(t, first, p.IndexFunc(long, po.opts...), "IndexFunc")
+						require.Equal(t, last, p.LastIndexFunc(long, po.opts...), "LastIndexFunc")
+						x, ok := p.FindLast(long, po.opts...)
+						require.Equal(t, last >= 0, ok, "FindLast")
+						if ok {
+							require.Equal(t, s[last:last+len(x)], x, "FindLast")
+						}
+						short := func(x string) bool { return len(x) < 3 }
+						k := 0
+						for k < len(want) && want[k].x < 3 {
+							k++
+						}
+						var taken, skipped []string
+						for j, w := range want {
+							if j < k {
+								taken = append(taken, s[w.i:w.i+w.x])
+							} else {
+								skipped = append(skipped, s[w.i:w.i+w.x])
+							}
+						}
+						require.Equal(t, taken, nilIfEmpty(p.TakeWhile(short, po.opts...).Collect(po.opts...)), "TakeWhile")
+						sw := p.SkipWhile(short, po.opts...)
+						require.Equal(t, skipped, nilIfEmpty(sw.Collect(po.opts...)), "SkipWhile")
+						if k < len(want) {
+							require.Equal(t, at{0, want[k].x}, pipe.MapIndex(sw, length).Collect(po.opts...)[0], "positions after SkipWhile")
+						}
+					})
+				}
+			}
+		}
 	}
 }
 

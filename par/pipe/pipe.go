@@ -22,12 +22,13 @@
 //
 // MapIndex, FilterIndex, ForEachIndex, IndexFunc and LastIndexFunc give each
 // item's position in the pipe's source (the index in the slice of From, Zip
-// or Chunks), whatever Filter, Map or FlatMap stages stand between: after
-// Filter an item keeps its source position, and every item FlatMap makes
-// from x has x's. Take, Skip, StepBy, Rev, TakeWhile and SkipWhile make a new
-// view, and positions after them count in that view. In a one-to-one pipe
-// the position is a counter and costs nothing; past a Filter or FlatMap it
-// travels as one int per item, and only when a stage asks for it.
+// or Chunks, the offset of Range, the byte at which a piece of Split, Lines
+// or Fields starts), whatever Filter, Map or FlatMap stages stand between:
+// after Filter an item keeps its source position, and every item FlatMap
+// makes from x has x's. Take, Skip, StepBy, Rev, TakeWhile and SkipWhile make
+// a new view, and positions after them count in that view. In a one-to-one
+// pipe the position is a counter and costs nothing; past a Filter or FlatMap
+// it travels as one int per item, and only when a stage asks for it.
 //
 // TakeWhile and SkipWhile are the exception to "nothing runs until a
 // terminal": they find their cut at once, with a parallel find-first.

@@ -11,8 +11,11 @@ import (
 // the piece that starts at byte i is fed at position i, so the feeder of the
 // bytes [lo, hi) looks just before lo to learn whether a piece starts there,
 // then yields the pieces that start in [lo, hi), reading past hi to where the
-// last of them ends. No list of pieces is built first; each byte is read by
-// one feeder, and the bytes of a piece that crosses hi by two at most.
+// last of them ends. No list of pieces is built first. A feeder that starts
+// inside a long piece or a long run of separators reads no further than hi
+// to learn that, so every byte is read by the feeder of its own piece of the
+// range, and the bytes of a piece that crosses hi by one more: O(bytes) in
+// all, however finely the range is cut and however far apart the separators.
 
 // text is a string or a byte slice of type S, with what a source needs to cut
 // it: the separator search of package strings or bytes, and pieces of type S.
@@ -36,18 +39,18 @@ func newText[S ~string | ~[]byte](s S) *text[S] {
 	return t
 }
 
-// index returns the index of the first sep at or after from, or -1.
-func (t *text[S]) index(from int, sep byte) int {
-	var i int
+// index returns the index of the first sep in [from, to), or -1, and how far
+// it read: just past the sep, or to.
+func (t *text[S]) index(from, to int, sep byte) (i, reach int) {
 	if t.isBytes {
-		i = bytes.IndexByte(t.bs[from:], sep)
+		i = bytes.IndexByte(t.bs[from:to], sep)
 	} else {
-		i = strings.IndexByte(t.str[from:], sep)
+		i = strings.IndexByte(t.str[from:to], sep)
 	}
 	if i < 0 {
-		return -1
+		return -1, to
 	}
-	return from + i
+	return from + i, from + i + 1
 }
 
 // piece returns s[i:j].
@@ -58,33 +61,57 @@ func (t *text[S]) piece(i, j int) S {
 	return t.s[i:j]
 }
 
-// cutter is how a source finds its pieces: first(lo) is the start of the
-// first piece at or after position lo (or a position past the range), and
-// end(start) returns where the piece that starts there ends and where the
-// next piece can start at the earliest.
+// cutter is how Split and Lines find their pieces. first(lo, hi) returns the
+// start of the first piece that starts in [lo, hi), or none, reading no
+// further than hi; end(start) returns where the piece that starts there ends
+// and where the next piece can start at the earliest (none if no piece
+// follows). Both also return how far they read.
 type cutter struct {
-	first func(lo int) int
-	end   func(start int) (end, next int)
+	first func(lo, hi int) (start, reach int)
+	end   func(start int) (end, next, reach int)
 }
 
-// cut returns the pipeline of n positions whose pieces c finds in t.
-func cut[S ~string | ~[]byte](t *text[S], n int, c cutter) Pipe[S] {
+// feedCut hands sink the pieces that c finds in t and that start in
+// [lo, hi), in one batch per run of positions (see feeder), with their starts
+// in pbuf unless pbuf is nil. buf and pbuf have room for a batch. It returns
+// how far it read t.
+func feedCut[S ~string | ~[]byte](t *text[S], c cutter, lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	start, reach := c.first(lo, hi)
+	for lo < hi {
+		next := batchEnd(lo, hi)
+		buf = buf[:0]
+		if pbuf != nil {
+			pbuf = pbuf[:0]
+		}
+		for start < next {
+			end, after, r := c.end(start)
+			reach = max(reach, r)
+			buf = append(buf, t.piece(start, end))
+			if pbuf != nil {
+				pbuf = append(pbuf, start)
+			}
+			start = after
+		}
+		sink(pbuf, buf)
+		lo = next
+	}
+	return reach
+}
+
+// textPipe returns the pipeline of n positions whose pieces feed (feedCut or
+// feedFields over t) finds, with their starts for positions.
+func textPipe[S ~string | ~[]byte](n int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
 	return Pipe[S]{n: n, open: func() feeder[S] {
 		buf := make([]S, 0, batch)
-		return func(lo, hi int, sink func([]S)) {
-			start := c.first(lo)
-			for lo < hi {
-				next := batchEnd(lo, hi)
-				buf = buf[:0]
-				for start < next {
-					end, after := c.end(start)
-					buf = append(buf, t.piece(start, end))
-					start = after
-				}
-				sink(buf)
-				lo = next
-			}
+		var sink func([]S)
+		fwd := func(_ []int, xs []S) { sink(xs) }
+		return func(lo, hi int, s func([]S)) {
+			sink = s
+			feed(lo, hi, buf, nil, fwd)
 		}
+	}, openPos: func() posFeeder[S] {
+		buf, pbuf := make([]S, 0, batch), make([]int, 0, batch)
+		return func(lo, hi int, sink func([]int, []S)) { feed(lo, hi, buf, pbuf, sink) }
 	}}
 }
 
@@ -103,34 +130,46 @@ const none = int(^uint(0) >> 1)
 // and the piece that starts at byte i is at position i, so a terminal's
 // pieces of the range [lo, hi) yield the pieces that start in it, each found
 // by searching from lo with strings.IndexByte, and the cost of a piece of the
-// range is about the bytes it covers. The last position, len(s), holds the
-// empty piece after a final separator (or the one piece of an empty s), and
-// no piece otherwise.
+// range is about the bytes it covers, however far apart the separators. The
+// last position, len(s), holds the empty piece after a final separator (or
+// the one piece of an empty s), and no piece otherwise. The positional calls
+// (MapIndex, IndexFunc, FindLast, TakeWhile, SkipWhile, ...) see these
+// positions: LastIndexFunc returns the byte at which the last matching piece
+// starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	n := len(s)
-	return cut(t, n+1, cutter{
-		first: func(lo int) int {
-			if lo == 0 {
-				return 0
-			}
-			j := t.index(lo-1, sep) // a piece starts after every separator
-			if j < 0 {
-				return none
-			}
-			return j + 1
-		},
-		end: func(start int) (int, int) {
-			if start == n {
-				return n, none // the empty piece after a final separator
-			}
-			j := t.index(start, sep)
-			if j < 0 {
-				return n, none
-			}
-			return j, j + 1
-		},
+	c := splitCutter(t, sep)
+	return textPipe(len(s)+1, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+		return feedCut(t, c, lo, hi, buf, pbuf, sink)
 	})
+}
+
+// splitCutter finds the pieces of Split.
+func splitCutter[S ~string | ~[]byte](t *text[S], sep byte) cutter {
+	n := len(t.s)
+	return cutter{
+		first: func(lo, hi int) (int, int) {
+			if lo == 0 {
+				return 0, 0
+			}
+			// A piece starts after every separator: one in [lo-1, hi-1).
+			j, reach := t.index(lo-1, hi-1, sep)
+			if j < 0 {
+				return none, reach
+			}
+			return j + 1, reach
+		},
+		end: func(start int) (int, int, int) {
+			if start == n {
+				return n, none, n // the empty piece after a final separator
+			}
+			j, reach := t.index(start, n, sep)
+			if j < 0 {
+				return n, none, reach
+			}
+			return j, j + 1, reach
+		},
+	}
 }
 
 // Lines returns the pipeline of the lines of s, in order, without their '\n':
@@ -143,32 +182,44 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // byte slice's lines have their capacity clipped).
 //
 // The pipeline's positions are the bytes of s: Len() is len(s), and the line
-// that starts at byte i is at position i (see Split).
+// that starts at byte i is at position i, for the positional calls too (see
+// Split): SkipWhile skips a file's header lines, FindLast finds the last line
+// that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	n := len(s)
-	return cut(t, n, cutter{
-		first: func(lo int) int {
+	c := linesCutter(t)
+	return textPipe(len(s), func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+		return feedCut(t, c, lo, hi, buf, pbuf, sink)
+	})
+}
+
+// linesCutter finds the pieces of Lines.
+func linesCutter[S ~string | ~[]byte](t *text[S]) cutter {
+	n := len(t.s)
+	return cutter{
+		first: func(lo, hi int) (int, int) {
 			if lo == 0 {
-				return 0
+				return 0, 0
 			}
-			j := t.index(lo-1, '\n')
-			if j < 0 || j+1 == n {
-				return none
-			}
-			return j + 1
-		},
-		end: func(start int) (int, int) {
-			j := t.index(start, '\n')
+			// A line starts after every '\n' but a final one: one in
+			// [lo-1, hi-1), and hi <= n.
+			j, reach := t.index(lo-1, hi-1, '\n')
 			if j < 0 {
-				return n, none
+				return none, reach
+			}
+			return j + 1, reach
+		},
+		end: func(start int) (int, int, int) {
+			j, reach := t.index(start, n, '\n')
+			if j < 0 {
+				return n, none, reach
 			}
 			if j+1 == n {
-				return j, none
+				return j, none, reach
 			}
-			return j, j + 1
+			return j, j + 1, reach
 		},
-	})
+	}
 }
 
 // asciiSpace marks the bytes that Fields separates on.
@@ -183,44 +234,52 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // unicode.IsSpace has it. The fields share the memory of s (a byte slice's
 // fields have their capacity clipped).
 //
-// The pipeline's positions are the bytes of s: Len() is len(s), and the
-// field that starts at byte i is at position i (see Split). Each byte is
-// looked up in a table, where Split and Lines search for their separator
-// with the vector instructions of strings.IndexByte.
+// The pipeline's positions are the bytes of s: Len() is len(s), and the field
+// that starts at byte i is at position i, for the positional calls too (see
+// Split). Each byte is looked up in a table, where Split and Lines search for
+// their separator with the vector instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	n := len(s)
-	// Its own feeder rather than cut's: a field is a few bytes, and cut's
-	// call of a cutter function per piece was a fifth of what W9 of `go run
-	// ./bench` paid per word.
-	return Pipe[S]{n: n, open: func() feeder[S] {
-		buf := make([]S, 0, batch)
-		return func(lo, hi int, sink func([]S)) {
-			i := lo
-			if lo > 0 && !asciiSpace[s[lo-1]] {
-				for i < n && !asciiSpace[s[i]] { // inside a field that started before lo
-					i++
-				}
+	return textPipe(len(s), func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+		return feedFields(t, lo, hi, buf, pbuf, sink)
+	})
+}
+
+// feedFields is feedCut for Fields, with its own loop rather than a cutter:
+// a field is a few bytes, and a call of a cutter function per piece was a
+// fifth of what W9 of `go run ./bench` paid per word.
+func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	s, n := t.s, len(t.s)
+	i := lo
+	if lo > 0 && !asciiSpace[s[lo-1]] {
+		for i < hi && !asciiSpace[s[i]] { // inside a field that started before lo
+			i++
+		}
+	}
+	for lo < hi {
+		next := batchEnd(lo, hi)
+		buf = buf[:0]
+		if pbuf != nil {
+			pbuf = pbuf[:0]
+		}
+		for {
+			for i < next && asciiSpace[s[i]] {
+				i++
 			}
-			for lo < hi {
-				next := batchEnd(lo, hi)
-				buf = buf[:0]
-				for {
-					for i < n && asciiSpace[s[i]] {
-						i++
-					}
-					if i >= next { // the field at i, if any, is the next batch's or range's
-						break
-					}
-					start := i
-					for i < n && !asciiSpace[s[i]] {
-						i++
-					}
-					buf = append(buf, t.piece(start, i))
-				}
-				sink(buf)
-				lo = next
+			if i >= next { // the field at i, if any, is the next batch's or range's
+				break
+			}
+			start := i
+			for i < n && !asciiSpace[s[i]] {
+				i++
+			}
+			buf = append(buf, t.piece(start, i))
+			if pbuf != nil {
+				pbuf = append(pbuf, start)
 			}
 		}
-	}}
+		sink(pbuf, buf)
+		lo = next
+	}
+	return min(n, i+1)
 }

@@ -128,6 +128,47 @@ func TestSplitLinesFieldsAgainstStrings(t *testing.T) {
 	}
 }
 
+// textLayouts are the texts whose pieces are far apart or packed: one field
+// of the whole input, one line of it, nothing but the separators of each
+// source, and words.
+func textLayouts(n int) map[string]string {
+	return map[string]string{
+		"one field": strings.Repeat("x", n-2) + " w",
+		"one line":  strings.Repeat("x y,", n/4),
+		"commas":    strings.Repeat(",", n),
+		"newlines":  strings.Repeat("\n", n),
+		"spaces":    strings.Repeat(" \t", n/2),
+		"words":     randText(n, 5, alphabets[0]),
+	}
+}
+
+// TestTextSourcesReadEachByteAboutOnce: the feeders of the pieces of any cut
+// of a text read it about once in all, wherever its separators are: a piece
+// of the range that starts inside a long field, line or run of separators
+// reads only its own bytes, and the piece where a long field starts reads to
+// its end. So a text source costs O(bytes), however finely the range is cut.
+func TestTextSourcesReadEachByteAboutOnce(t *testing.T) {
+	const n = 100_000
+	for layout, s := range textLayouts(n) {
+		for _, source := range []string{"Split", "Lines", "Fields"} {
+			positions := len(s)
+			if source == "Split" {
+				positions++
+			}
+			for _, piece := range []int{1, 7, 256, 4096, positions} {
+				read, pieces := 0, 0
+				for lo := 0; lo < positions; lo += piece {
+					hi := min(positions, lo+piece)
+					reach := pipe.TextReach(source, s, lo, hi)
+					read += max(0, reach-max(0, lo-1))
+					pieces++
+				}
+				require.LessOrEqual(t, read, 2*len(s)+2*pieces, "%s of %s in pieces of %d read %d bytes of %d", source, layout, piece, read, len(s))
+			}
+		}
+	}
+}
+
 // TestSplitEdges pins the position semantics on small cases, and that the
 // pieces share the memory of the input.
 func TestSplitEdges(t *testing.T) {
