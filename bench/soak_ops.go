@@ -180,7 +180,7 @@ func soakSum(g *soakG) error {
 		want++
 	}
 	if got := par.Sum(xs, g.opts()...); got != want {
-		return fmt.Errorf("Sum of %d uint64: %d, want %d", len(xs), got, want)
+		return fmt.Errorf("par.Sum of %d uint64: %d, want %d", len(xs), got, want)
 	}
 	// Small integers as float64: every order of addition is exact.
 	fs := make([]float64, len(xs))
@@ -190,7 +190,7 @@ func soakSum(g *soakG) error {
 		fwant += fs[i]
 	}
 	if got := par.Sum(fs, g.opts()...); got != fwant {
-		return fmt.Errorf("Sum of %d float64: %v, want %v", len(fs), got, fwant)
+		return fmt.Errorf("par.Sum of %d float64: %v, want %v", len(fs), got, fwant)
 	}
 	return nil
 }
@@ -199,11 +199,11 @@ func soakMap(g *soakG) error {
 	xs := g.input(g.size())
 	got := par.Map(xs, mix, g.opts()...)
 	if len(got) != len(xs) {
-		return fmt.Errorf("Map of %d: %d results", len(xs), len(got))
+		return fmt.Errorf("par.Map of %d: %d results", len(xs), len(got))
 	}
 	for i, x := range xs {
 		if got[i] != mix(x) {
-			return fmt.Errorf("Map of %d: [%d] = %d, want %d", len(xs), i, got[i], mix(x))
+			return fmt.Errorf("par.Map of %d: [%d] = %d, want %d", len(xs), i, got[i], mix(x))
 		}
 	}
 	return nil
@@ -221,7 +221,7 @@ func soakFilter(g *soakG) error {
 	}
 	got := par.Filter(xs, keep, g.opts()...)
 	if !slices.Equal(got, want) {
-		return fmt.Errorf("Filter of %d (%% %d): %d kept, want %d, or not in order", len(xs), m, len(got), len(want))
+		return fmt.Errorf("par.Filter of %d (%% %d): %d kept, want %d, or not in order", len(xs), m, len(got), len(want))
 	}
 	return nil
 }
@@ -246,7 +246,7 @@ func soakReduce(g *soakG) error {
 	}
 	as := par.Map(xs, toAffine)
 	if got := par.Reduce(as, id, affine.then, g.opts()...); got != want {
-		return fmt.Errorf("Reduce of %d: %v, want %v", len(xs), got, want)
+		return fmt.Errorf("par.Reduce of %d: %v, want %v", len(xs), got, want)
 	}
 	return nil
 }
@@ -271,14 +271,14 @@ func soakFind(g *soakG) error {
 	want := slices.IndexFunc(xs, div)
 	got, ok := par.Find(xs, div, g.opts()...)
 	if ok != (want >= 0) || (ok && got != xs[want]) {
-		return fmt.Errorf("Find of %d (%% %d): %d %v, want index %d", n, m, got, ok, want)
+		return fmt.Errorf("par.Find of %d (%% %d): %d %v, want index %d", n, m, got, ok, want)
 	}
 	if got, want := par.Any(xs, div), want >= 0; got != want {
-		return fmt.Errorf("Any of %d: %v, want %v", n, got, want)
+		return fmt.Errorf("par.Any of %d: %v, want %v", n, got, want)
 	}
 	notDiv := func(x uint64) bool { return !div(x) }
 	if got, want := par.All(xs, notDiv), want < 0; got != want {
-		return fmt.Errorf("All of %d: %v, want %v", n, got, want)
+		return fmt.Errorf("par.All of %d: %v, want %v", n, got, want)
 	}
 	return nil
 }
@@ -287,10 +287,10 @@ func soakMinMaxCount(g *soakG) error {
 	xs := g.input(g.size())
 	if len(xs) > 0 {
 		if got, want := par.Min(xs), slices.Min(xs); got != want {
-			return fmt.Errorf("Min of %d: %d, want %d", len(xs), got, want)
+			return fmt.Errorf("par.Min of %d: %d, want %d", len(xs), got, want)
 		}
 		if got, want := par.Max(xs), slices.Max(xs); got != want {
-			return fmt.Errorf("Max of %d: %d, want %d", len(xs), got, want)
+			return fmt.Errorf("par.Max of %d: %d, want %d", len(xs), got, want)
 		}
 	}
 	odd := func(x uint64) bool { return x&1 == 1 }
@@ -303,7 +303,7 @@ func soakMinMaxCount(g *soakG) error {
 		sum += x
 	}
 	if got := par.Count(xs, odd, g.opts()...); got != want {
-		return fmt.Errorf("Count of %d: %d, want %d", len(xs), got, want)
+		return fmt.Errorf("par.Count of %d: %d, want %d", len(xs), got, want)
 	}
 	var total atomic.Uint64
 	par.ForEach(xs, func(x uint64) { total.Add(x) }, g.opts()...)
@@ -502,7 +502,7 @@ func soakSort(g *soakG) error {
 	case 0:
 		par.Sort(xs, g.opts()...)
 		if !slices.Equal(xs, want) {
-			return fmt.Errorf("Sort of %d: not the sorted input", len(xs))
+			return fmt.Errorf("par.Sort of %d: not the sorted input", len(xs))
 		}
 	case 1:
 		par.SortFunc(xs, func(a, b uint64) int { return cmp.Compare(b, a) }, g.opts()...)
@@ -559,7 +559,7 @@ func soakJoin2(g *soakG) error {
 	var a, b uint64
 	par.Join(func() { a = fib(n / 2) }, func() { b = fib(n/2 + 1) })
 	if a+b != fib(n/2+2) {
-		return fmt.Errorf("Join of fib(%d) and fib(%d): %d + %d", n/2, n/2+1, a, b)
+		return fmt.Errorf("par.Join of fib(%d) and fib(%d): %d + %d", n/2, n/2+1, a, b)
 	}
 	return nil
 }
@@ -588,7 +588,7 @@ func soakScope(g *soakG) error {
 	// Ids 1 .. 2^(depth+1)-1, each once.
 	m := uint64(1)<<(depth+1) - 1
 	if nodes.Load() != int64(m) || sum.Load() != m*(m+1)/2 {
-		return fmt.Errorf("Scope tree of depth %d: %d nodes summing to %d, want %d and %d",
+		return fmt.Errorf("par.Scope tree of depth %d: %d nodes summing to %d, want %d and %d",
 			depth, nodes.Load(), sum.Load(), m, m*(m+1)/2)
 	}
 	return nil
@@ -610,11 +610,11 @@ func soakNested(g *soakG) error {
 		for j, x := range piece(i) {
 			want += x
 			if maps[i][j] != mix(x) {
-				return fmt.Errorf("Map nested in For, part %d of %d: [%d] wrong", i, parts, j)
+				return fmt.Errorf("par.Map nested in For, part %d of %d: [%d] wrong", i, parts, j)
 			}
 		}
 		if sums[i] != want {
-			return fmt.Errorf("Sum nested in For, part %d of %d: %d, want %d", i, parts, sums[i], want)
+			return fmt.Errorf("par.Sum nested in For, part %d of %d: %d, want %d", i, parts, sums[i], want)
 		}
 	}
 	var kept []uint64
@@ -630,7 +630,7 @@ func soakNested(g *soakG) error {
 		}
 	}
 	if red != wantRed || !slices.Equal(kept, wantKept) {
-		return fmt.Errorf("Filter and Reduce of %d under Join: wrong", len(xs))
+		return fmt.Errorf("par.Filter and Reduce of %d under Join: wrong", len(xs))
 	}
 	return nil
 }
@@ -647,7 +647,7 @@ func soakPrivate(g *soakG) error {
 		want += x
 	}
 	if got := par.Sum(xs, on); got != want {
-		return fmt.Errorf("Sum of %d on a private pool: %d, want %d", len(xs), got, want)
+		return fmt.Errorf("par.Sum of %d on a private pool: %d, want %d", len(xs), got, want)
 	}
 	n := g.intn(22)
 	if got := weftFibDo(n, false, []par.Option{on}); got != fib(n) {
@@ -657,7 +657,7 @@ func soakPrivate(g *soakG) error {
 	var a, b uint64
 	par.Join(func() { a = par.Sum(xs[:half]) }, func() { b = par.Sum(xs[half:], on) }, on)
 	if a+b != want {
-		return fmt.Errorf("Sums of %d on both pools under Join on a private pool: %d, want %d", len(xs), a+b, want)
+		return fmt.Errorf("sums of %d on both pools under Join on a private pool: %d, want %d", len(xs), a+b, want)
 	}
 	return nil
 }
@@ -677,7 +677,7 @@ func soakOwnPool(g *soakG) error {
 	got := par.Map(xs, mix, par.OnPool(p))
 	for i, x := range xs {
 		if got[i] != mix(x) {
-			return fmt.Errorf("Map of %d on its own pool: [%d] wrong", len(xs), i)
+			return fmt.Errorf("par.Map of %d on its own pool: [%d] wrong", len(xs), i)
 		}
 	}
 	var s uint64
@@ -699,7 +699,7 @@ func soakOwnPool(g *soakG) error {
 		par.Sum(g.input(1+g.intn(1000)), par.OnPool(p))
 	}()
 	if err, ok := r.(error); !ok || !errors.Is(err, par.ErrClosed) {
-		return fmt.Errorf("Sum on a closed pool: recovered %v, want an error that wraps ErrClosed", r)
+		return fmt.Errorf("par.Sum on a closed pool: recovered %v, want an error that wraps ErrClosed", r)
 	}
 	return nil
 }

@@ -212,6 +212,7 @@ func TestZeroOptionPanics(t *testing.T) {
 
 func TestBadArgumentMessages(t *testing.T) {
 	ctx := context.Background()
+	var nilCtx context.Context // the calls must reject it
 	id := func(x int) int { return x }
 	add := func(a, b int) int { return a + b }
 	leaf := func(lo, hi int) int { return hi - lo }
@@ -269,9 +270,9 @@ func TestBadArgumentMessages(t *testing.T) {
 
 			// A nil context.
 			{func() {
-				par.MapErr(nil, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...)
-			}, "par: MapErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
-			{func() { par.ForEachErr(nil, indices(3), func(context.Context, int) error { return nil }, opts...) }, "par: ForEachErr: ctx is nil"}, //nolint:staticcheck // the nil ctx is the point
+				par.MapErr(nilCtx, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...)
+			}, "par: MapErr: ctx is nil"},
+			{func() { par.ForEachErr(nilCtx, indices(3), func(context.Context, int) error { return nil }, opts...) }, "par: ForEachErr: ctx is nil"},
 
 			// Negative lengths.
 			{func() { par.For(-1, func(int) {}, opts...) }, "par: For: n = -1, want n >= 0"},

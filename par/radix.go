@@ -142,7 +142,7 @@ func sortRegion[K unsigned](w *Worker, a, b []K, top uint, flip K, inA bool, lea
 // sortBuckets sorts buckets [lo, hi) of a, bucket d being a[off[d]:off[d+1]],
 // with b as scratch, splitting the buckets between tasks by element count.
 func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi int, top uint, flip K, inA bool, post func([]K)) {
-	for w != nil && hi-lo > 1 && off[hi]-off[lo] >= radixParBuckets {
+	if w != nil && hi-lo > 1 && off[hi]-off[lo] >= radixParBuckets {
 		// Cut where half of the elements lie, keeping a bucket on each side.
 		half := off[lo] + (off[hi]-off[lo])/2
 		mid := lo + 1

@@ -102,7 +102,7 @@ func NewCap[T any](capacity int) Worker[T] {
 }
 
 // Stealer returns a thief's end of w's deque.
-func (w Worker[T]) Stealer() Stealer[T] { return Stealer[T]{d: w.d} }
+func (w Worker[T]) Stealer() Stealer[T] { return Stealer[T](w) }
 
 // Push adds x at the bottom. Owner only. x must not be nil.
 func (w Worker[T]) Push(x *T) {

@@ -14,7 +14,6 @@ type recA struct {
 
 type recB struct {
 	sched.Job
-	s string
 }
 
 // withWorker runs f with a seat of a fresh pool.
