@@ -20,21 +20,13 @@ func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
 		}
 		sp := split.New(1, 1, 0)
 		sp.TrySplit(n, false) // spends the budget of one cut
-		leaf(w, 0, n, sp.Step(n), sp, &body[struct{}]{fixedTree: fixed, each: func(lo, hi int) {
+		leaf(w, 0, n, sp, &body[struct{}]{fixedTree: fixed, each: func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				f(i)
 			}
 		}}, time.Now)
 	})
 }
-
-// StepTarget and SeqBudget are stepTarget and seqBudget, for tests.
-const (
-	StepTarget = stepTarget
-	StepGrowth = stepGrowth
-	SeqBudget  = seqBudget
-	SeqLong    = seqLong
-)
 
 // RunLeafClocked runs f over [0, n) as one leaf of the bridge on a seat of p,
 // reading time from clock, without waiting for hunger: on a pool none of
@@ -51,7 +43,7 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 		for _, l := range leaves {
 			sp := split.New(1, 1, 0)
 			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
-			leaf(w, l[0], l[1], sp.Step(l[1]-l[0]), sp, b, clock)
+			leaf(w, l[0], l[1], sp, b, clock)
 		}
 	})
 }

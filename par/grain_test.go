@@ -3,6 +3,7 @@ package par_test
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/fakeclock"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/split"
 )
@@ -18,54 +20,40 @@ import (
 // pace of the timed prefix, running leaves that give half of what they have
 // left to a hungry participant, and no more cuts once the result is settled.
 
-// TestPacedLeaves: after a timed prefix, a long call's leaves are bounded by
-// the prefix's pace, or, when the pace would make them too many, by a number
-// of leaves per participant; without a pace, only demand cuts the range.
+// TestPacedLeaves: after a timed prefix, the bridge cuts a long call's leaves
+// as split.ForRange says for the prefix's pace (package split's tests hold
+// the rule); without a pace, only demand cuts the range.
 func TestPacedLeaves(t *testing.T) {
 	p := par.NewPool(par.Workers(1)) // two participants with the caller
 	t.Cleanup(p.Close)
 	const n = 1 << 20
-	floor := n / (2 * par.MaxLeavesPerWorker)
-	for _, tc := range []struct {
-		name     string
-		pace     int
-		maxLeaf  int
-		minCount int
-	}{
-		{"pace above the floor", 3 * floor, 3 * floor, n / (3 * floor)},
-		{"pace below the floor", floor / 8, floor, n / floor},
-		{"a single element's pace", 1, floor, n / floor},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	maxLeaf := 3 * n / (2 * split.MaxLeavesPerWorker)
+	for _, pace := range []int{maxLeaf, 0} {
+		t.Run(fmt.Sprint("pace ", pace), func(t *testing.T) {
 			var mu sync.Mutex
-			var lens []int
-			covered := make([]bool, n)
-			par.ForRangePaced(n, tc.pace, func(lo, hi int) {
+			var pieces [][2]int // what the leaves were called with: checked afterwards, so that the calls stay cheap
+			par.ForRangePaced(n, pace, func(lo, hi int) {
 				mu.Lock()
-				defer mu.Unlock()
-				lens = append(lens, hi-lo)
-				for i := lo; i < hi; i++ {
-					require.False(t, covered[i], "element %d in two leaves", i)
-					covered[i] = true
-				}
+				pieces = append(pieces, [2]int{lo, hi})
+				mu.Unlock()
 			}, par.OnPool(p))
-			require.NotContains(t, covered, false)
-			for _, l := range lens {
-				require.LessOrEqual(t, l, tc.maxLeaf)
+			slices.SortFunc(pieces, func(a, b [2]int) int { return a[0] - b[0] })
+			var lens []int
+			next := 0
+			for _, pc := range pieces {
+				require.Equal(t, next, pc[0], "the leaves cover the range once")
+				next = pc[1]
+				lens = append(lens, pc[1]-pc[0])
 			}
-			require.GreaterOrEqual(t, len(lens), tc.minCount)
+			require.Equal(t, n, next)
+			if pace == 0 {
+				require.Greater(t, slices.Max(lens), maxLeaf, "without a pace the leaves follow demand only")
+				return
+			}
+			require.LessOrEqual(t, slices.Max(lens), maxLeaf)
+			require.GreaterOrEqual(t, len(lens), n/maxLeaf)
 		})
 	}
-	t.Run("no pace", func(t *testing.T) {
-		var mu sync.Mutex
-		longest := 0
-		par.ForRangePaced(n, 0, func(lo, hi int) {
-			mu.Lock()
-			longest = max(longest, hi-lo)
-			mu.Unlock()
-		}, par.OnPool(p))
-		require.Greater(t, longest, floor, "without a pace the leaves follow demand only")
-	})
 }
 
 // TestMinLenShortPieces: WithMinLen(n) never makes a piece shorter than n
@@ -147,158 +135,38 @@ func TestRunningLeafGivesHalfToHungryWorker(t *testing.T) {
 	}
 }
 
-// fakeClock is a clock that the code under test reads and that the test's
-// elements advance by what each is said to cost, so that timing decisions
-// can be checked without timing anything.
-type fakeClock struct {
-	now   time.Time
-	reads int
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(0, 0)} }
-
-func (c *fakeClock) read() time.Time { c.reads++; return c.now }
-
-// charge advances the clock by the cost of the elements of [lo, hi).
-func (c *fakeClock) charge(lo, hi int, cost func(i int) time.Duration) {
-	for i := lo; i < hi; i++ {
-		c.now = c.now.Add(cost(i))
-	}
-}
-
-// w3Cost is W3's shape over n elements: 3 ns per step, 1 + 4000*i*i/(n*n)
-// steps for element i, climbing to about 12 µs at the end.
-func w3Cost(n int) func(i int) time.Duration {
-	return func(i int) time.Duration {
-		u, m := int64(i), int64(n)
-		return time.Duration(3 * (1 + u*u*4000/(m*m)))
-	}
-}
-
-// TestPrefixKeepsToItsBudget: the prefix a call runs alone before it
-// involves the pool ends about when its budget is spent, however the cost of
-// the elements changes along the range, and reads the clock a few times; it
-// ends sooner only once it has timed an eighth of its budget and the rest
-// promises to take SeqLong or more at the pace seen, since the pool's help is
-// then certain to pay. Once caught: chunks that grew eightfold blindly ran
-// W3's quick prefix for about 230 µs against a budget of 20 µs while the pool
-// waited.
-func TestPrefixKeepsToItsBudget(t *testing.T) {
-	cases := []struct {
-		name     string
-		n        int
-		cost     func(i int) time.Duration
-		maxReads int
-		// over is how far past its budget the prefix may run: a chunk is
-		// sized at the pace of the one before, so cost that climbs within
-		// it (sixfold in W3 quick's last chunk) carries it past.
-		over float64
-		// long: the call is long enough to be seen as such early.
-		long bool
-	}{
-		{"uniform cheap", 10_000_000, func(int) time.Duration { return 1 }, 12, 1.25, true},
-		{"uniform dear", 100_000, func(int) time.Duration { return time.Microsecond }, 12, 1.25, true},
-		{"60 µs uniform", 60_000, func(int) time.Duration { return 1 }, 12, 1.25, false},
-		{"W3 quick", 20_000, w3Cost(20_000), 12, 2.5, true},
-		{"W3 full", 100_000, w3Cost(100_000), 12, 1.5, true},
-		{"falling", 100_000, func(i int) time.Duration { return w3Cost(100_000)(100_000 - 1 - i) }, 12, 1.25, true},
-		{"a spike", 1_000_000, func(i int) time.Duration {
-			if i == 5000 {
-				return 15 * time.Microsecond
-			}
-			return 1
-		}, 12, 1.5, true}, // no pace foresees a spike: the budget plus the spike
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := newFakeClock()
-			next := 0
-			hi := par.Prefix(tc.n, c.read, func(lo, hi int) {
-				require.Equal(t, next, lo, "chunks in order and adjacent")
-				next = hi
-				c.charge(lo, hi, tc.cost)
-			})
-			require.Equal(t, next, hi)
-			require.Less(t, hi, tc.n, "the prefix should leave work for the pool")
-			el := c.now.Sub(time.Unix(0, 0))
-			assert.LessOrEqual(t, el, time.Duration(tc.over*float64(par.SeqBudget)), "it ran past its budget")
-			assert.LessOrEqual(t, c.reads, tc.maxReads, "clock reads")
-			if !tc.long {
-				assert.GreaterOrEqual(t, el, par.SeqBudget*7/8, "it stopped before its budget was spent")
-				return
-			}
-			assert.True(t, el < par.SeqBudget/2 || hi == 1, "a long call kept to the prefix past its first chunk for %v", el)
-			assert.GreaterOrEqual(t, el, par.SeqBudget/8, "it stopped before it had timed an eighth of its budget")
-			rest := time.Duration(float64(el) * float64(tc.n-hi) / float64(hi))
-			assert.GreaterOrEqual(t, rest, par.SeqLong, "it stopped early, yet at its pace the rest looked short")
-		})
-	}
-	t.Run("short call", func(t *testing.T) {
-		c := newFakeClock()
-		hi := par.Prefix(1000, c.read, func(lo, hi int) { c.charge(lo, hi, func(int) time.Duration { return 1 }) })
-		assert.Equal(t, 1000, hi, "a call within its budget runs alone")
-		assert.LessOrEqual(t, c.reads, 5, "clock reads of a 1 µs call")
-	})
-}
-
-// TestLeafStepsFollowTheClock: a running leaf steps by the clock. Its first
-// step is a small part of it; each later one is sized to take at most
-// StepTarget at the pace of the step before (cost that jumps within a step
-// can still make that one long: no step is preempted) and grows at most
-// StepGrowth-fold; a leaf whose cost was foreseen takes three steps; the
-// steps cover the leaf in order. Once caught: the first step, a sixteenth of
-// the leaf, ran W3's last leaf for 12 ms without a look for hunger; and steps
-// that only doubled took five calls of a uniform leaf where three do.
-func TestLeafStepsFollowTheClock(t *testing.T) {
-	p, release, g1Done := busyPool(t) // nobody hungry: the leaf only steps
-	defer func() { close(release); <-g1Done }()
-	uniform := func(int) time.Duration { return 1 }
-	cases := []struct {
+// TestPrefixRunsItsPlan: the prefix of a call runs alone the chunks that
+// split.Prefix plans, reading the clock once a chunk, and stops where the
+// plan does (package split's tests hold the plan to its budget).
+func TestPrefixRunsItsPlan(t *testing.T) {
+	for _, tc := range []struct {
 		name string
 		n    int
 		cost func(i int) time.Duration
 	}{
-		{"50 µs uniform", 50_000, uniform},
-		{"90 µs uniform", 90_000, uniform},
-		{"1 ms uniform", 1_000_000, uniform},
-		{"climbing 100x", 100_000, func(i int) time.Duration { return time.Duration(1 + i/1000) }},
-		{"W3's last leaf at the full size", 16_000, func(i int) time.Duration { return w3Cost(100_000)(84_000 + i) }},
-		{"dear at the end", 100_000, func(i int) time.Duration {
-			if i >= 90_000 {
-				return 100
-			}
-			return 1
-		}},
-	}
-	for _, tc := range cases {
+		{"long, uniform", 10_000_000, fakeclock.Uniform(1)},
+		{"60 µs uniform", 60_000, fakeclock.Uniform(1)},
+		{"W3 quick", 20_000, fakeclock.W3(20_000)},
+		{"short", 1000, fakeclock.Uniform(1)},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newFakeClock()
-			type step struct {
-				n int
-				d time.Duration
-			}
-			var steps []step
-			next := 0
-			par.RunLeafClocked(p, tc.n, c.read, func(lo, hi int) {
-				require.Equal(t, next, lo, "steps in order and adjacent")
-				next = hi
-				t0 := c.now
-				c.charge(lo, hi, tc.cost)
-				steps = append(steps, step{hi - lo, c.now.Sub(t0)})
+			c := fakeclock.New()
+			var got [][2]int
+			hi := par.Prefix(tc.n, c.Read, func(lo, hi int) {
+				got = append(got, [2]int{lo, hi})
+				c.Charge(lo, hi, tc.cost)
 			})
-			require.Equal(t, tc.n, next, "the steps cover the leaf")
-			total := c.now.Sub(time.Unix(0, 0))
-			if total <= 2*par.StepTarget/3 {
-				assert.Len(t, steps, 3, "a leaf whose rest fits one step: %v", steps)
+			plan := fakeclock.New()
+			pf := split.NewPrefix(tc.n, 1, plan.Read())
+			want := [][2]int{{0, pf.End()}}
+			plan.Charge(0, pf.End(), tc.cost)
+			for lo := pf.End(); lo < tc.n && pf.Next(plan.Read()); lo = pf.End() {
+				want = append(want, [2]int{lo, pf.End()})
+				plan.Charge(lo, pf.End(), tc.cost)
 			}
-			assert.LessOrEqual(t, len(steps), int(3*total/par.StepTarget)+6, "steps for %v in all", total)
-			assert.LessOrEqual(t, steps[0].n, max(1, tc.n/split.LeafSteps), "the first step, blind")
-			for k := 1; k < len(steps); k++ {
-				s, prev := steps[k], steps[k-1]
-				assert.LessOrEqual(t, s.n, par.StepGrowth*prev.n, "step %d grew too fast", k)
-				planned := time.Duration(int64(s.n) * int64(prev.d) / int64(prev.n))
-				assert.LessOrEqual(t, planned, par.StepTarget+par.StepTarget/100, "step %d at the pace of step %d", k, k-1)
-			}
+			require.Equal(t, want, got)
+			require.Equal(t, pf.End(), hi)
+			require.Equal(t, plan.Reads, c.Reads, "clock reads")
 		})
 	}
 }
@@ -315,18 +183,18 @@ func TestLeafStepsFollowTheClock(t *testing.T) {
 func TestLeafStepsByThePaceBefore(t *testing.T) {
 	p, release, g1Done := busyPool(t) // nobody hungry: the leaves only step
 	defer func() { close(release); <-g1Done }()
-	uniform := func(int) time.Duration { return 1 }
+	uniform := fakeclock.Uniform(1)
 	const half = 40_000 // 40 µs at 1 ns an element
 	type step struct{ lo, hi int }
 	reads := 0 // clock reads of the last run
 	run := func(leaves [][2]int) []step {
-		c := newFakeClock()
+		c := fakeclock.New()
 		var steps []step
-		par.RunLeavesClocked(p, leaves, c.read, func(lo, hi int) {
+		par.RunLeavesClocked(p, leaves, c.Read, func(lo, hi int) {
 			steps = append(steps, step{lo, hi})
-			c.charge(lo, hi, uniform)
+			c.Charge(lo, hi, uniform)
 		})
-		reads = c.reads
+		reads = c.Reads
 		return steps
 	}
 	stepsOf := func(steps []step, lo, hi int) []step {
@@ -355,7 +223,7 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half, half + long}})
 		second := stepsOf(steps, half, half+long)
 		require.NotEmpty(t, second)
-		want := int(par.StepTarget) // elements at 1 ns each
+		want := int(split.StepTarget) // elements at 1 ns each
 		assert.InDelta(t, want, second[0].hi-second[0].lo, float64(want)/100, "the first step: about StepTarget at the pace before")
 	})
 	t.Run("not adjacent", func(t *testing.T) {

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/weftgo/weft/internal/sched"
-	"github.com/weftgo/weft/split"
 )
 
 // Option configures one call. Options are small values: passing them costs no
@@ -191,34 +188,4 @@ func splitFuncName(full string) (pkg, fn string, ok bool) {
 func exported(name string) bool {
 	r, _ := utf8.DecodeRuneInString(name)
 	return unicode.IsUpper(r)
-}
-
-// splitter returns the splitting state of a whole range for a call on a pool
-// with the given number of workers. The budget counts the caller too, which
-// works on its call like a worker: with a pool of one worker and budget one, a
-// call on two cores was cut into two pieces and the end of the call waited
-// for the slower one. A positive pace (see paceOf) bounds the leaves of the
-// n elements to about leafTarget, but to no fewer elements than make
-// maxLeavesPerWorker leaves per participant.
-func (c *config) splitter(workers, n, pace int) split.Splitter {
-	if c.grain > 0 {
-		return split.Fixed(c.grain)
-	}
-	parts := workers + 1 // the caller works too
-	maxLeaf := 0
-	if pace > 0 {
-		maxLeaf = max(pace, n/(parts*maxLeavesPerWorker), 1)
-	}
-	return split.New(parts, max(c.minLen, 1), maxLeaf)
-}
-
-// run calls f with a seat of the call's pool.
-func (c *config) run(f func(w *sched.Worker)) {
-	if c.pool != nil {
-		if !c.pool.p.TryRun(f) { // closed since configure looked
-			panic(closedError("OnPool: the pool was closed as the call began"))
-		}
-		return
-	}
-	sched.RunDefault(f)
 }

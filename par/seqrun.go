@@ -29,7 +29,7 @@ import (
 //     as in the plain loop, with a look at the clock every few thousand
 //     elements. Every pass begins so, as run does, which keeps a short sequence
 //     about as cheap as a loop over a sequence that the compiler cannot
-//     inline; after a stint (seqBudget at first) it tries the pool.
+//     inline; after a stint (split.PrefixBudget at first) it tries the pool.
 //   - on the pool: batches as above. Each batch records the time of its work;
 //     the caller records the time of its own part. When the work per element
 //     falls below half the caller's part, the pool cannot pay: the engine hands
@@ -208,14 +208,14 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 // process runs the batch on w's pool, cut by the pass's splitter.
 func (s *seqSlot[E, V]) process(w *sched.Worker) {
 	t0 := time.Now()
-	s.v = reduce(w, 0, len(s.in), s.r.splitter(w.Pool().Workers()), false, &s.body)
+	s.v = reduce(w, 0, len(s.in), s.r.splitter(w.Pool().Workers(), len(s.in)), false, &s.body)
 	s.dur = time.Since(t0)
 }
 
 // init prepares r for a pass of the call configured by c, with alg (in
 // practice the structure that r is embedded in) and its shape.
 func (r *seqRun[E, V]) init(c config, alg seqAlgebra[E, V], shape seqShape) {
-	r.c, r.alg, r.shape, r.stintLen = c, alg, shape, seqBudget
+	r.c, r.alg, r.shape, r.stintLen = c, alg, shape, split.PrefixBudget
 }
 
 // run pulls seq to its end or until the consumer stops, passing each element
@@ -288,7 +288,7 @@ func (r *seqRun[E, V]) lookAtClock() {
 	el := time.Since(r.stint)
 	if el <= r.stintLen && !seqFlip.Load() {
 		if r.shape.fixed == 0 {
-			r.step = min(r.step*seqGrowth, seqMaxStep)
+			r.step = min(r.step*split.PrefixGrowth, seqMaxStep)
 		}
 		r.next = r.pos + r.step
 		return
@@ -560,13 +560,10 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 	return first
 }
 
-// splitter returns the splitter of a batch on a pool of the given number of
-// workers.
-func (r *seqRun[E, V]) splitter(workers int) split.Splitter {
-	if r.shape.minPiece == 0 {
-		return r.c.splitter(workers, 0, 0)
-	}
-	return split.New(workers, max(r.c.minLen, r.shape.minPiece), r.c.grain)
+// splitter returns the splitter of a batch of n elements on a pool of the
+// given number of workers, which alone work on it while the caller pulls.
+func (r *seqRun[E, V]) splitter(workers, n int) split.Splitter {
+	return split.ForRange(workers, n, r.c.minLen, r.c.grain, split.Pace{}).AtLeast(r.shape.minPiece)
 }
 
 // poolNow returns the pool to queue on: the call's, or the current default

@@ -102,8 +102,56 @@ func TestMaxLength(t *testing.T) {
 	}
 }
 
-func TestNewRejectsNoWorkers(t *testing.T) {
-	require.PanicsWithValue(t, "split: workers = 0, want at least 1", func() { split.New(0, 1, 0) })
+func TestNewRejectsNoParticipants(t *testing.T) {
+	require.PanicsWithValue(t, "split: participants = 0, want at least 1", func() { split.New(0, 1, 0) })
+}
+
+// TestPacedLeaves: after a timed prefix, a long call's leaves are bounded by
+// LeafTarget at the prefix's pace, or, when the pace would make them too
+// many, by MaxLeavesPerWorker leaves per participant; without a pace, only
+// demand cuts the range.
+func TestPacedLeaves(t *testing.T) {
+	const n, parts = 1 << 20, 2
+	floor := n / (parts * split.MaxLeavesPerWorker)
+	calm := func(int) bool { return false }
+	at := func(elems int) split.Pace { return split.Pace{N: elems, D: split.LeafTarget} }
+	for _, tc := range []struct {
+		name    string
+		pace    split.Pace
+		maxLeaf int
+	}{
+		{"pace above the floor", at(3 * floor), 3 * floor},
+		{"pace below the floor", at(floor / 8), floor},
+		{"a single element's pace", at(1), floor},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ls := leaves(split.ForRange(parts, n, 1, 0, tc.pace), n, calm)
+			require.Equal(t, n, sum(ls))
+			for _, l := range ls {
+				require.LessOrEqual(t, l, tc.maxLeaf)
+			}
+			require.GreaterOrEqual(t, len(ls), n/tc.maxLeaf)
+		})
+	}
+	t.Run("no pace", func(t *testing.T) {
+		ls := leaves(split.ForRange(parts, n, 1, 0, split.Pace{}), n, calm)
+		require.LessOrEqual(t, len(ls), 2*parts, "without a pace the leaves follow demand only")
+	})
+	t.Run("a grain", func(t *testing.T) {
+		require.Equal(t, split.Fixed(100), split.ForRange(parts, n, 7, 100, at(1)))
+	})
+}
+
+// TestAtLeast: a splitter raised to a minimum length makes no shorter piece,
+// whether adaptive or of a fixed grain.
+func TestAtLeast(t *testing.T) {
+	for _, sp := range []split.Splitter{split.New(4, 1, 0), split.New(4, 1, 50), split.Fixed(100)} {
+		ls := leaves(sp.AtLeast(128), 1<<14, func(int) bool { return true })
+		require.Equal(t, 1<<14, sum(ls))
+		for _, l := range ls {
+			require.GreaterOrEqual(t, l, 128)
+		}
+	}
 }
 
 func TestProbe(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 // BenchmarkWake is the time from a fork on a pool whose worker is parked to
 // the moment both halves run at once: what a call pays before a second core
-// helps, which the sequential thresholds (par's seqBudget, the Seq engine's
+// helps, which the sequential thresholds (split.PrefixBudget, the Seq engine's
 // batch time) are set against. Each half spins until the other has started,
 // so they must run on two processors. Reports the median and the 90th
 // percentile.

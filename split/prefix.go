@@ -1,0 +1,97 @@
+package split
+
+import "time"
+
+// PrefixBudget is how long a call works alone on a prefix of its range before
+// it involves the pool: a call that ends within it costs what the plain loop
+// costs, and a longer one has done at most about this much work (plus one
+// chunk) before the rest runs in parallel. It is a few times the wake-up of a
+// parked worker (go test -bench Wake ./internal/sched), below which
+// parallelism cannot pay. W8 of `go run ./bench` shows the effect.
+const PrefixBudget = 20 * time.Microsecond
+
+// PrefixGrowth is the factor by which the prefix's chunks grow at most: the
+// clock is read once a chunk, so about log8(n) times while elements are cheap.
+const PrefixGrowth = 8
+
+// LongCall is how long the rest of a call must promise to take, at the pace
+// of a prefix that has timed PrefixBudget/8 of work, for the prefix to end
+// there and not spend the rest of its budget alone.
+const LongCall = 4 * PrefixBudget
+
+// Prefix is the plan of a call's timed prefix: the chunks [0, End()) that the
+// caller has been told to run alone so far. Its methods take the time of a
+// clock that the caller reads once a chunk.
+type Prefix struct {
+	n, first    int
+	end, last   int       // where the chunks reach, and the last one's length
+	start, prev time.Time // when the prefix and the last chunk began
+	el          time.Duration
+}
+
+// NewPrefix begins the prefix of a call of n elements, none of whose pieces
+// may be shorter than minLen, at time now; the first chunk is [0, End()).
+func NewPrefix(n, minLen int, now time.Time) Prefix {
+	first := max(1, minLen)
+	end := min(n, first)
+	if n-end < first {
+		end = n
+	}
+	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now}
+}
+
+// End returns where the chunks planned so far end.
+func (p *Prefix) End() int { return p.end }
+
+// Next is called at time now, once the chunks up to End have run and End is
+// short of n. It reports false if the prefix ends there, the rest going to the
+// pool: it has spent its budget, or it has timed an eighth of it and the rest
+// promises LongCall or more. Otherwise it plans the next chunk, [old End,
+// End()): PrefixGrowth times the last while the prefix is young, then twice,
+// and never past what is left of the budget at the last chunk's pace, since
+// cost that climbs along the range (W3 of `go run ./bench`) made a chunk
+// grown eightfold run for milliseconds while the pool waited. No chunk, and
+// no rest, is shorter than the minimum length.
+func (p *Prefix) Next(now time.Time) bool {
+	p.el = now.Sub(p.start)
+	left := PrefixBudget - p.el
+	if p.n-p.end > p.first && (left < PrefixBudget/8 || p.el >= PrefixBudget/8 && p.longRest()) {
+		return false
+	}
+	k := p.last * PrefixGrowth
+	if left < PrefixBudget*15/16 {
+		k = p.last * 2
+	}
+	if d := now.Sub(p.prev); d > 0 {
+		k = min(k, int(int64(p.last)*int64(left)/int64(d))+1)
+	}
+	p.prev = now
+	lo := p.end
+	p.end = min(p.n, lo+max(k, p.first))
+	if p.n-p.end < p.first {
+		p.end = p.n
+	}
+	p.last = p.end - lo
+	return true
+}
+
+// longRest reports whether the rest takes LongCall or more at the pace so far.
+func (p *Prefix) longRest() bool {
+	return float64(p.el)*float64(p.n-p.end) >= float64(LongCall)*float64(p.end)
+}
+
+// Pace returns the pace the prefix measured: End() elements in the time up to
+// the last call of Next.
+func (p *Prefix) Pace() Pace { return Pace{N: p.end, D: p.el} }
+
+// Pace is a measured rate: N elements took D. The zero Pace is unknown.
+type Pace struct {
+	N int
+	D time.Duration
+}
+
+// elems returns about how many elements take d at p, counting D as at least
+// a nanosecond.
+func (p Pace) elems(d time.Duration) int {
+	return int(int64(p.N) * int64(d) / max(int64(p.D), 1))
+}
