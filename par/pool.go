@@ -2,7 +2,6 @@ package par
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/weftgo/weft/internal/sched"
 )
@@ -96,57 +95,25 @@ func (p *Pool) String() string {
 // Stats returns a snapshot of p's counters. Workers publish their counts when
 // they run out of work, so a snapshot taken while p is busy lags behind;
 // one taken while it is idle is exact.
-func (p *Pool) Stats() Stats { return statsOf(p.checked("Stats")) }
+func (p *Pool) Stats() Stats { return p.checked("Stats").Stats() }
 
 // DefaultStats returns the counters of the shared default pool.
-func DefaultStats() Stats { return statsOf(sched.Default()) }
+func DefaultStats() Stats { return sched.Default().Stats() }
 
-// Stats are a pool's counters since it started.
-type Stats struct {
-	Workers []WorkerStats // one per worker goroutine
-	// Callers sums the goroutines that made calls: each works on its own call
-	// while it waits, so it runs and steals tasks too.
-	Callers   WorkerStats
-	Submitted uint64        // tasks submitted from outside any call (the injection queue)
-	Uptime    time.Duration // since the pool started
-}
+// Stats are a pool's counters since it started: one WorkerStats per worker
+// goroutine (Workers), one for all the goroutines that made calls together
+// (Callers: each works on its own call while it waits, so it runs and steals
+// tasks too), the tasks submitted from outside any call (Submitted, the
+// injection queue), and the time since the pool started (Uptime). Total sums
+// the workers and the callers.
+type Stats = sched.Stats
 
-// WorkerStats are one participant's counters.
-type WorkerStats struct {
-	Tasks      uint64        // tasks it ran that it did not fork itself (stolen or injected)
-	Inline     uint64        // forks whose other half it took back and ran itself
-	StealTries uint64        // looks into another worker's deque
-	Steals     uint64        // looks that took a task
-	Injected   uint64        // tasks it took from the injection queue
-	Parks      uint64        // times it went to sleep for want of work
-	Busy       time.Duration // time spent running tasks rather than looking for them
-}
-
-// Total sums the workers and the callers.
-func (s Stats) Total() WorkerStats {
-	t := s.Callers
-	for _, w := range s.Workers {
-		t.Tasks += w.Tasks
-		t.Inline += w.Inline
-		t.StealTries += w.StealTries
-		t.Steals += w.Steals
-		t.Injected += w.Injected
-		t.Parks += w.Parks
-		t.Busy += w.Busy
-	}
-	return t
-}
-
-func statsOf(p *sched.Pool) Stats {
-	s := p.Stats()
-	out := Stats{
-		Workers:   make([]WorkerStats, len(s.Workers)),
-		Callers:   WorkerStats(s.Callers),
-		Submitted: s.Submitted,
-		Uptime:    s.Uptime,
-	}
-	for i, w := range s.Workers {
-		out.Workers[i] = WorkerStats(w)
-	}
-	return out
-}
+// WorkerStats are one participant's counters: Tasks, the tasks it ran that it
+// did not fork itself (stolen or injected); Inline, the forks whose second
+// half it ran itself, taken back unstolen or, while its deque held enough
+// unstolen forks (see Worker.Join), never pushed; StealTries, its looks into
+// another participant's deque, and Steals, those that took a task; Injected,
+// the tasks it took from the injection queue; Parks, the times it went to
+// sleep for want of work; Busy, its time spent running tasks rather than
+// looking for them, from which utilization follows.
+type WorkerStats = sched.WorkerStats

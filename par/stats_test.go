@@ -113,6 +113,29 @@ func forceSteal(p *par.Pool) bool {
 	return false
 }
 
+// TestInlineCountsEveryForkItsForkerRan: Inline counts each fork whose
+// second half its forker ran itself, whether the fork pushed it and took it
+// back or, its deque crowded, never pushed it (see Worker.Join). Nobody
+// steals from the caller here, so every fork counts, and no task.
+func TestInlineCountsEveryForkItsForkerRan(t *testing.T) {
+	p, release, g1Done := busyPool(t)
+	defer func() { close(release); <-g1Done }()
+	before := p.Stats().Callers
+	forks := 0
+	var walk func(w *par.Worker, depth int)
+	walk = func(w *par.Worker, depth int) {
+		if depth == 0 {
+			return
+		}
+		forks++
+		w.Join(func(w *par.Worker) { walk(w, depth-1) }, func(w *par.Worker) { walk(w, depth-1) })
+	}
+	par.Do(func(w *par.Worker) { walk(w, 10) }, par.OnPool(p)) // deeper than any deque holds unstolen
+	after := p.Stats().Callers
+	require.Equal(t, uint64(forks), after.Inline-before.Inline)
+	require.Equal(t, before.Tasks, after.Tasks)
+}
+
 func TestDefaultStats(t *testing.T) {
 	par.For(10_000, func(int) {}, par.WithGrain(10))
 	s := par.DefaultStats()

@@ -42,25 +42,46 @@ func (w *Worker) publish() {
 	w.pub.parks.Store(l.parks)
 }
 
-// WorkerStats are one worker's counts since its pool started.
+// WorkerStats are one participant's counts since its pool started: a pool
+// worker's, or those of every caller together (Stats.Callers). It is the one
+// definition of these counters: package par's WorkerStats is an alias of it.
 type WorkerStats struct {
-	Tasks      uint64        // tasks it ran that were stolen, injected or handed over
-	Inline     uint64        // forks whose second half it ran itself: taken back, or never pushed (Crowded)
-	StealTries uint64        // looks into another deque
+	// Tasks counts the tasks it ran that it did not fork itself: stolen,
+	// injected, or handed over.
+	Tasks uint64
+	// Inline counts the forks whose second half it ran itself: pushed and
+	// taken back unstolen, or, while its deque was crowded (CrowdLen), never
+	// pushed. Tasks plus Inline is every half that ran, but for the first
+	// halves of forks.
+	Inline     uint64
+	StealTries uint64        // looks into another participant's deque
 	Steals     uint64        // looks that took a task
 	Injected   uint64        // tasks it took from the injection queue
-	Parks      uint64        // times it went to sleep
-	Busy       time.Duration // time spent running tasks
+	Parks      uint64        // times it went to sleep for want of work
+	Busy       time.Duration // time spent running tasks rather than looking for them
 }
 
-// Stats is a snapshot of a pool's counters. A worker publishes its counts when
-// it runs out of work, so a snapshot taken while the pool is busy lags; one
-// taken when the pool is idle is exact.
+// Stats is a snapshot of a pool's counters since it started. A worker
+// publishes its counts when it runs out of work, parks or ends a call, so a
+// snapshot taken while the pool is busy lags behind; one taken while it is
+// idle is exact. It is the one definition of these counters: package par's
+// Stats is an alias of it.
 type Stats struct {
-	Workers   []WorkerStats // the pool's own workers
-	Callers   WorkerStats   // all seats together: the goroutines that made calls
-	Submitted uint64        // jobs pushed on the injection queue
+	Workers []WorkerStats // one per worker goroutine of the pool
+	// Callers sums the goroutines that made calls: each works on its own call
+	// while it waits, so it runs and steals tasks too.
+	Callers   WorkerStats
+	Submitted uint64        // tasks submitted from outside any call (the injection queue)
 	Uptime    time.Duration // since the pool started
+}
+
+// Total sums the workers and the callers.
+func (s Stats) Total() WorkerStats {
+	t := s.Callers
+	for _, w := range s.Workers {
+		t.add(w)
+	}
+	return t
 }
 
 func (t *WorkerStats) add(w WorkerStats) {
