@@ -107,3 +107,47 @@ func TestCrowdedGoexit(t *testing.T) {
 		require.False(t, ranA)
 	})
 }
+
+// Forks push their second halves until CrowdLen of them wait unstolen; from
+// then on a fork runs both halves as plain calls, whatever its form.
+func TestCrowdedForkRunsInline(t *testing.T) {
+	onCrowdedPool(t, func(_ *par.Pool, w *par.Worker) {
+		var nested func(w *par.Worker, depth int)
+		pushed := -1
+		nested = func(w *par.Worker, depth int) {
+			if depth == 0 {
+				pushed = par.UnstolenForks(w)
+				return
+			}
+			w.Join(func(w *par.Worker) { nested(w, depth-1) }, func(*par.Worker) {})
+		}
+		nested(w, 3)
+		require.Equal(t, par.CrowdLen, pushed, "forks past CrowdLen must not push")
+	})
+}
+
+// A list walked by recursion, the rest first and the element second: past
+// CrowdLen, each level must do its element before it goes down, or every
+// element below would wait, unexposed, until the walk unwinds.
+func TestCrowdedSpineDoesItsWorkOnTheWayDown(t *testing.T) {
+	p, release, g1Done := busyPool(t)
+	defer func() { close(release); <-g1Done }()
+	const n = par.CrowdLen + 5
+	var done []int
+	var walk func(w *par.Worker, i int)
+	walk = func(w *par.Worker, i int) {
+		if i == n {
+			return
+		}
+		w.Join(func(w *par.Worker) { walk(w, i+1) }, func(*par.Worker) { done = append(done, i) })
+	}
+	par.Do(func(w *par.Worker) { walk(w, 0) }, par.OnPool(p))
+	var want []int
+	for i := par.CrowdLen; i < n; i++ {
+		want = append(want, i) // crowded: on the way down
+	}
+	for i := par.CrowdLen - 1; i >= 0; i-- {
+		want = append(want, i) // pushed: popped back on the way up
+	}
+	require.Equal(t, want, done)
+}

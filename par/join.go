@@ -49,7 +49,8 @@ func Join(a, b func(), opts ...Option) {
 	}
 	c := configure(opts)
 	c.run(func(w *sched.Worker) {
-		w.Join(func(*sched.Worker) { a() }, func(*sched.Worker) { b() })
+		Join2(handle(w), func(*Worker, struct{}) struct{} { a(); return struct{}{} }, struct{}{},
+			func(*Worker, struct{}) struct{} { b(); return struct{}{} }, struct{}{})
 	})
 }
 
@@ -71,10 +72,8 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 		}
 		panic(nilJoinMessage("Worker.Join", a == nil, b == nil))
 	}
-	w.sched().Join(
-		func(sw *sched.Worker) { a(handle(sw)) },
-		func(sw *sched.Worker) { b(handle(sw)) },
-	)
+	Join2(w, func(w *Worker, _ struct{}) struct{} { a(w); return struct{}{} }, struct{}{},
+		func(w *Worker, _ struct{}) struct{} { b(w); return struct{}{} }, struct{}{})
 }
 
 func nilJoinMessage(name string, aNil, bNil bool) string {
@@ -129,7 +128,8 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 		return fork2(w, fa, a, fb, b)
 	}
 	// Thieves have older, larger work waiting: plain calls, fb first, and a
-	// panic in fb held until fa has run (see sched.Worker.Crowded).
+	// panic in fb held until fa has run (see sched.CrowdLen). The one
+	// crowded fork of the library: Join and Worker.Join are Join2.
 	sw.RanInline()
 	fbDone := false
 	defer func() {

@@ -5,21 +5,24 @@
 // pool borrows for the length of one top-level call (Pool.Run), so that the
 // caller works on its own call instead of blocking. Workers and seats steal
 // from one another alike. A worker looks for work in its own deque first,
-// then in the injection queue (Pool.Spawn, Spawner.Go), then in random
-// victims; after a bounded number of fruitless rounds it parks. The parking
-// protocol, which never loses a wake-up and keeps at most about half the
-// workers searching, is written up in README.md beside this file.
+// then in the injection queue (Pool.Inject: tasks that nobody's deque holds,
+// such as package par's Scope.Go and the batches of a sequence), then in
+// random victims; after a bounded number of fruitless rounds it parks. The
+// parking protocol, which never loses a wake-up and keeps at most about half
+// the workers searching, is written up in README.md beside this file.
 //
-// A fork (Worker.Join) pushes one half as a Job and runs the other; it then
-// pops the job back and runs it inline, or, if a thief took it, runs other
-// work until the thief is done (Worker.Wait). A fork's record comes from a
-// per-worker stack of records of its type (Take, Job.Put), since a worker's
-// forks nest; detached tasks, which may end on another worker, use per-worker
-// free lists (Alloc, Free). Either way a fork allocates nothing. A fork made
-// while the worker's deque already holds enough unstolen jobs for the thieves
-// (Worker.Crowded) pushes nothing: it runs its halves as plain calls, the
-// second first, which makes a fork at every level of a recursion cost about a
-// plain call below its first few levels.
+// A fork (Begin, Finish, Done) pushes one half as a Job and runs the other;
+// it then pops the job back and runs it inline, or, if a thief took it, runs
+// other work until the thief is done (Worker.Wait). A fork's record comes
+// from a per-worker stack of records of its type (Take, Job.Put), since a
+// worker's forks nest; detached tasks, which may end on another worker, use
+// per-worker free lists (Alloc, Free). Either way a fork allocates nothing. A
+// worker whose deque already holds enough unstolen jobs for the thieves is
+// Crowded, and package par then runs its forks as plain calls, which makes a
+// fork at every level of a recursion cost about a plain call below its first
+// few levels. The fork protocol is in join.go, the records in records.go, a
+// latch for a dynamic number of tasks (a scope) in latch.go, searching,
+// parking and waking in worker.go and sleep.go, the statistics in stats.go.
 //
 // Every function says who may call it: "owner only" means the goroutine that
 // currently holds the worker (the pool's goroutine for a worker, the caller of

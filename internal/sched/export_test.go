@@ -65,3 +65,85 @@ func ClaimForeign[T any](w *Worker, evict bool) bool {
 }
 
 var foreign [1 << 12]byte
+
+// Task is a job submitted from outside any call, with a channel that is closed
+// when it has run, for a goroutine that waits for it without a worker.
+type Task struct {
+	Job
+	f    func(w *Worker)
+	done chan struct{}
+	p    *Panic
+}
+
+func runTask(w *Worker, j *Job) {
+	t := Payload[Task](j)
+	normal := false
+	defer func() {
+		if !normal {
+			t.p = Recovered(recover())
+		}
+		close(t.done) // hands t.p and every write of f to the waiter
+	}()
+	t.f(w)
+	normal = true
+}
+
+// Spawn queues f to run on one of p's workers and returns the task, which the
+// caller may wait for. f runs soon, before work submitted later from outside
+// the pool, but with no guarantee of order against the tasks of calls. It
+// panics with ErrClosed if p is closed. Any goroutine.
+func (p *Pool) Spawn(f func(w *Worker)) *Task {
+	if !p.enter() {
+		panic(ErrClosed)
+	}
+	defer p.leave() // after the push: a worker of a closing pool sees the job before the count drops
+	t := &Task{f: f, done: make(chan struct{})}
+	t.Job.Init(nil, runTask)
+	p.Inject(&t.Job)
+	return t
+}
+
+// Finished returns a channel that is closed when t has run. Any goroutine.
+func (t *Task) Finished() <-chan struct{} { return t.done }
+
+// Wait blocks until t has run and re-raises its panic, if it had one, on the
+// calling goroutine. Any goroutine.
+func (t *Task) Wait() {
+	<-t.done
+	if t.p != nil {
+		t.p.Repanic()
+	}
+}
+
+// Panicked returns what t panicked with, or nil; only after t has finished.
+func (t *Task) Panicked() *Panic { return t.p }
+
+// funcJob is the job of Join: a closure.
+type funcJob struct {
+	Job
+	f func(w *Worker)
+}
+
+func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
+
+// Join runs a and b, in parallel if a thief takes b, and returns when both
+// have returned: the fork protocol (Begin, Finish, Done) with a closure for
+// the record, for the tests of the scheduler. It always pushes b; the crowded
+// path (CrowdLen) is package par's.
+func (w *Worker) Join(a, b func(w *Worker)) {
+	fj := Take[funcJob](w)
+	fj.f = b
+	if !fj.HasRun() { // fresh: a reused record is still set up for w (see Take)
+		fj.Init(w, runFuncJob)
+	}
+	w.Begin(&fj.Job)
+	defer func() {
+		w.Done(&fj.Job)
+		fj.f = nil // drop the closure before the record is reused
+		fj.Put()
+	}()
+	a(w)
+	if w.Finish(&fj.Job) {
+		b(w)
+	}
+}

@@ -43,9 +43,8 @@ type Pool struct {
 // fewer than runtime.GOMAXPROCS(0), and at least one, because the goroutine
 // that makes a call works on it too. With one worker per core as well, a call
 // keeps one goroutine more than there are cores busy, and the Go scheduler's
-// time slices then hold a piece back: on 2 cores, W1 of docs/DESIGN.md ran 1.19x
-// faster than sequential with 2 workers and 1.90x with 1, W2 1.85x and 1.96x
-// (go run ./bench -full -w W1,W2 -workers N).
+// time slices then hold a piece back (go run ./bench -full -w W1,W2 -workers
+// N, with N one more than the cores against the default).
 func DefaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
 // New starts a pool of n workers; n <= 0 means DefaultWorkers().

@@ -1,0 +1,144 @@
+package sched
+
+import "unsafe"
+
+// The record cache: a worker's job records kept by type for reuse without
+// the allocator, since a job another goroutine may run must live on the heap
+// (Go cannot keep it on the forking frame's stack, as Rayon does).
+
+// typeCache keeps a worker's job records by type, for reuse without the
+// allocator: free lists for detached tasks (Alloc, Free), and stacks for
+// forks (Take, Put). A slot belongs to one type at a time; a type whose slot
+// another holds takes it over when none of the other's fork records is in
+// use (Take and Alloc), else allocates, so that a program that uses more
+// types of call than the cache has slots does not leave a later type
+// allocating at every fork for good (go test -bench Pipeline -benchmem
+// ./par/pipe runs pipe's Max after every other terminal). Owner only.
+type typeCache struct {
+	keys   [16]unsafe.Pointer
+	lists  [16]freeList
+	stacks [16]Records
+}
+
+// typeKey returns an identity of type T: the type word of an interface
+// holding a *T.
+func typeKey[T any]() unsafe.Pointer {
+	var e any = (*T)(nil)
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
+}
+
+// slot spreads type keys over the cache's 16 slots (Fibonacci hashing: type
+// descriptors lie close together, and their low bits alone collide).
+func slot(k unsafe.Pointer) int { return int(uint64(uintptr(k)) * 0x9E3779B97F4A7C15 >> 60) }
+
+// claim returns the cache slot of key k, or -1. A free slot is taken; one
+// another type holds is taken over if evict is set and none of its fork
+// records is in use, its cached records dropped.
+func (c *typeCache) claim(k unsafe.Pointer, evict bool) int {
+	i := slot(k)
+	if c.keys[i] != k {
+		if c.keys[i] != nil {
+			if !evict || c.stacks[i].top != 0 {
+				return -1
+			}
+			c.stacks[i].drop(0, len(c.stacks[i].recs))
+			c.stacks[i].recs = nil
+			c.lists[i] = freeList{}
+		}
+		c.keys[i] = k
+	}
+	return i
+}
+
+// Alloc returns a zeroed or reused *T from w's cache, for a job type T whose
+// first field is Job and whose record may end on another worker (Free). Owner
+// only.
+func Alloc[T any](w *Worker) *T {
+	if i := w.cache.claim(typeKey[T](), true); i >= 0 {
+		if j := w.cache.lists[i].pop(); j != nil {
+			return Payload[T](j)
+		}
+	}
+	return new(T)
+}
+
+// Free gives t back to w's cache once nobody can reach it: after its fork has
+// synced or abandoned it. The caller clears t's references first so that they
+// do not outlive it. Owner only.
+func Free[T any](w *Worker, t *T) {
+	if i := w.cache.claim(typeKey[T](), false); i >= 0 {
+		w.cache.lists[i].push((*Job)(unsafe.Pointer(t)))
+	}
+}
+
+// Records is a worker's stack of fork records of one type. The forks of one
+// worker nest: a fork ends (Finish or Abandon) before the fork that was running
+// when it began, whatever ran in between, since that ran on the same
+// goroutine. So a record is taken from the top and given back to it by an
+// index step each way, and stays in the stack between uses with its run
+// function set; each record knows its stack and its place in it. Owner only.
+//
+// A fork whose deferred call is itself cut short (a task run while Done waits
+// for a thief calls runtime.Goexit) never gives its record back; the next Put
+// below it then finds the stack higher than its own place and drops what is
+// above, so a record is reused only after a Put by the frame that took it.
+type Records struct {
+	recs []*Job // nil entries were dropped
+	top  int    // recs[:top] are in use
+}
+
+// maxRecords bounds a stack: forks nested deeper than this allocate.
+const maxRecords = 256
+
+// Take returns a record of type T for a fork on w, whose first field is Job;
+// the fork gives it back with Put (a record that is not cached ignores it). A reused record holds what its last user left: its owner is
+// w, its panic was cleared when its fork ended (Finish, Abandon), and users
+// clear their references before Put; so a user initializes only a fresh
+// record (see Job.HasRun). Owner only.
+func Take[T any](w *Worker) *T {
+	i := w.cache.claim(typeKey[T](), true)
+	if i < 0 {
+		return new(T)
+	}
+	s := &w.cache.stacks[i]
+	k := s.top
+	if k < len(s.recs) {
+		if j := s.recs[k]; j != nil {
+			s.top++
+			return Payload[T](j)
+		}
+	} else if k == maxRecords {
+		return new(T)
+	} else {
+		s.recs = append(s.recs, nil)
+	}
+	t := new(T)
+	j := (*Job)(unsafe.Pointer(t))
+	j.stack, j.place = s, k
+	s.recs[k] = j
+	s.top++
+	return t
+}
+
+// Put gives j back to its stack, once its fork has ended: nobody else can
+// reach it then. Owner only.
+func (j *Job) Put() {
+	s := j.stack
+	if s == nil {
+		return
+	}
+	if s.top != j.place+1 {
+		s.drop(j.place+1, s.top) // records above j were not given back: see Records
+	}
+	s.top = j.place
+}
+
+// drop forgets the records at [from, to) of s.
+func (s *Records) drop(from, to int) {
+	for i := from; i < to; i++ {
+		if r := s.recs[i]; r != nil {
+			r.stack = nil // a dropped record is nobody's to give back
+			s.recs[i] = nil
+		}
+	}
+}
