@@ -11,9 +11,8 @@ const LeafSteps = 256
 
 // StepTarget is about how long a step of a running leaf takes: long enough
 // that what a leaf pays at each step (a pipe's buffers, CountBy's map,
-// MapInit's value) is paid rarely (W9 of `go run ./bench`, which opens a pipe
-// per step, took 1.8 times as long with 16 fixed steps per leaf), short
-// enough that a hungry participant gets its half soon.
+// MapInit's value) is paid rarely (W9 of `go run ./bench` opens a pipe per
+// step), short enough that a hungry participant gets its half soon.
 const StepTarget = 100 * time.Microsecond
 
 // StepGrowth bounds how much longer a step may be than the one before it, so
