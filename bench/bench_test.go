@@ -158,16 +158,21 @@ func TestMismatchIsAnError(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	ws, err := selectWorkloads("w4,W8")
+	ws, calls, err := selectWorkloads("w4,W8")
 	require.NoError(t, err)
+	assert.False(t, calls)
 	var ids []string
 	for _, w := range ws {
 		ids = append(ids, w.id)
 	}
 	assert.Equal(t, []string{"W4", "W4c", "W8s", "W8m"}, ids)
-	_, err = selectWorkloads("W11")
+	_, _, err = selectWorkloads("W99")
 	assert.Error(t, err)
-	ws, err = selectWorkloads("w9,W10")
+	ws, calls, err = selectWorkloads("w11")
+	require.NoError(t, err)
+	assert.True(t, calls)
+	assert.Empty(t, ws)
+	ws, _, err = selectWorkloads("w9,W10")
 	require.NoError(t, err)
 	require.Len(t, ws, 2)
 	assert.Equal(t, "W9", ws[0].id)

@@ -329,6 +329,8 @@ func chartSVG(r *report) string {
 	if len(r.Scaling) > 0 {
 		y += scalePanH + 14
 	}
+	callsY := y
+	y += callsHeight(r.Calls)
 	notes := chartNotes(r)
 	notesY := y
 	if len(notes) > 0 {
@@ -374,6 +376,7 @@ func chartSVG(r *report) string {
 	if len(r.Scaling) > 0 {
 		s.scalePanel(r.Scaling, margin+8, scaleY, float64(chartW-2*margin-16))
 	}
+	s.callsPanels(r.Calls, callsY)
 	if len(notes) > 0 {
 		s.text(margin, notesY+12, 12, "start", colText, "bold", "Notes")
 	}

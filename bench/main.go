@@ -55,7 +55,7 @@ type flags struct {
 func parseFlags(args []string) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m,W9,W10; W4 and W8 select both parts)")
+	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m,W9,W10,W11; W4 and W8 select both parts)")
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
 	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
 	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
@@ -128,15 +128,21 @@ func main() {
 	os.Exit(code)
 }
 
-// selectWorkloads picks the workloads named in spec, in docs/DESIGN.md's order.
-func selectWorkloads(spec string) ([]*workload, error) {
+// selectWorkloads picks the workloads named in spec, in docs/DESIGN.md's order,
+// and reports whether W11 (calls of every size, calls.go) is among them.
+func selectWorkloads(spec string) ([]*workload, bool, error) {
 	all := allWorkloads()
 	if spec == "" || spec == "all" {
-		return all, nil
+		return all, true, nil
 	}
 	want := map[string]bool{}
+	calls := false
 	for _, s := range strings.Split(spec, ",") {
 		s = strings.ToUpper(strings.TrimSpace(s))
+		if s == "W11" {
+			calls = true
+			continue
+		}
 		found := false
 		for _, w := range all {
 			id := strings.ToUpper(w.id)
@@ -145,7 +151,7 @@ func selectWorkloads(spec string) ([]*workload, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("no workload %q (-list lists them)", s)
+			return nil, false, fmt.Errorf("no workload %q (-list lists them)", s)
 		}
 	}
 	var out []*workload
@@ -154,7 +160,7 @@ func selectWorkloads(spec string) ([]*workload, error) {
 			out = append(out, w)
 		}
 	}
-	return out, nil
+	return out, calls, nil
 }
 
 func selectStrategies(spec string) ([]*strategy, error) {
@@ -199,6 +205,7 @@ func list() {
 	for _, w := range allWorkloads() {
 		fmt.Printf("  %-4s %-11s %s / %s: %s\n", w.id, w.name, w.size(w.quickN), w.size(w.fullN), w.def)
 	}
+	fmt.Printf("  %-4s %-11s %s\n", "W11", "calls", "W2's, W1's and W7's bodies at sizes of about 3 µs to 3 ms a call, back to back from 1 and 4 goroutines")
 	fmt.Println("Competitors:")
 	for _, s := range append(handStrategies(), libStrategies()...) {
 		fmt.Printf("  %-11s %-12s %s\n", s.name, s.kind, s.about)
@@ -216,7 +223,7 @@ func run(f *flags) (int, error) {
 	if f.fair {
 		return runFairCmd(f)
 	}
-	ws, err := selectWorkloads(f.workloads)
+	ws, calls, err := selectWorkloads(f.workloads)
 	if err != nil {
 		return 0, err
 	}
@@ -306,6 +313,11 @@ func run(f *flags) (int, error) {
 	}
 	if f.scaling && len(sums) > 0 {
 		rep.Scaling = s.scaling(sums, sizes, m)
+	}
+	if calls {
+		var errs []string
+		rep.Calls, errs = s.calls(max(f.reps, callsMinReps), prog)
+		rep.Errors = append(rep.Errors, errs...)
 	}
 	rep.Faster = fasterThanWeft(rep.Workloads)
 	rep.Elapsed = time.Since(start)

@@ -32,6 +32,7 @@ type report struct {
 	Workloads []*wlReport   `json:"workloads"`
 	Sweep     []*sweepRow   `json:"grain_sweep,omitempty"`
 	Scaling   []*scaleRow   `json:"scaling,omitempty"`
+	Calls     []*callsCurve `json:"calls,omitempty"` // W11`
 	Faster    []faster      `json:"faster_than_weft"`
 	Errors    []string      `json:"errors"`
 }
@@ -351,6 +352,7 @@ func writeText(out io.Writer, r *report) {
 	}
 	writeSweepText(out, r.Sweep)
 	writeScalingText(out, r.Scaling)
+	writeCallsText(out, r.Calls)
 	p("\n")
 	writeFasterText(p, r.Faster)
 	p("Elapsed %s.\n", r.Elapsed.Round(100*time.Millisecond))
