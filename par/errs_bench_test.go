@@ -2,8 +2,10 @@ package par_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -123,5 +125,103 @@ func BenchmarkMapErr(b *testing.B) {
 			func() { sink = par.Map(s, g, par.WithGrain(n)) },
 			func() { sink, errBenchSink = par.MapErr(ctx, s, f, par.WithGrain(n)) })
 		_ = sink
+	}
+}
+
+// line is a numbered line of input, as a program reading a file of records
+// holds them, so that an error can name the record.
+type line struct {
+	n    int
+	text []byte
+}
+
+// jsonRec is a record of jsonRecords.
+type jsonRec struct {
+	ID    int      `json:"id"`
+	Name  string   `json:"name"`
+	Score float64  `json:"score"`
+	Tags  []string `json:"tags"`
+}
+
+// jsonRecords returns n lines, each a JSON record, except that the lines at
+// the indices bad are cut short, which json.Unmarshal rejects.
+func jsonRecords(n int, bad ...int) []line {
+	out := make([]line, n)
+	for i := range out {
+		r := jsonRec{ID: i, Name: "user-" + strconv.Itoa(i), Score: float64(i%1000) / 7, Tags: []string{"a", "bc", strconv.Itoa(i % 13)}}
+		b, err := json.Marshal(r)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = line{n: i, text: b}
+	}
+	for _, i := range bad {
+		out[i].text = out[i].text[:len(out[i].text)/2]
+	}
+	return out
+}
+
+// parseRecord decodes one line, or says which record failed.
+func parseRecord(_ context.Context, l line) (jsonRec, error) {
+	var r jsonRec
+	if err := json.Unmarshal(l.text, &r); err != nil {
+		return r, fmt.Errorf("record %d: %w", l.n, err)
+	}
+	return r, nil
+}
+
+// parseRecordsLoop is the plain loop: it stops at the first error in order.
+func parseRecordsLoop(ls []line) ([]jsonRec, error) {
+	out := make([]jsonRec, len(ls))
+	for i, l := range ls {
+		r, err := parseRecord(context.Background(), l)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// BenchmarkPairedErrLowestIndex times MapErr over 200,000 JSON records with
+// invalid ones at 50,000 and 150,000, with and without LowestIndexError,
+// beside the plain loop, in turn within each round (see paired): the cost of
+// an error that does not depend on timing. first-default is the share of the
+// default's calls that returned the error at 50,000, the loop's; the option's
+// always does (TestErrLowestIndexRecords). With no invalid record, it shows
+// what the option costs a call that does not fail.
+//
+//	go test -run '^$' -bench PairedErrLowestIndex -benchtime 10x -count 10 ./par
+func BenchmarkPairedErrLowestIndex(b *testing.B) {
+	const n = 200_000
+	for _, c := range []struct {
+		name string
+		bad  []int
+	}{{"bad=50000,150000", []int{50_000, 150_000}}, {"bad=none", nil}} {
+		recs := jsonRecords(n, c.bad...)
+		_, want := parseRecordsLoop(recs)
+		ctx := context.Background()
+		first, calls := 0, 0
+		b.Run(c.name, func(b *testing.B) {
+			paired(b, true,
+				contender{"default", func() {
+					_, err := par.MapErr(ctx, recs, parseRecord)
+					calls++
+					if err == nil || err.Error() == want.Error() {
+						first++
+					}
+					errBenchSink = err
+				}},
+				contender{"lowest", func() {
+					_, err := par.MapErr(ctx, recs, parseRecord, par.LowestIndexError())
+					if (err == nil) != (want == nil) || err != nil && err.Error() != want.Error() {
+						b.Fatalf("LowestIndexError returned %v, the loop %v", err, want)
+					}
+					errBenchSink = err
+				}},
+				contender{"loop", func() { _, errBenchSink = parseRecordsLoop(recs) }},
+			)
+			b.ReportMetric(float64(first)/float64(calls), "first-default")
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -344,33 +345,188 @@ func TestErrPanic(t *testing.T) {
 				continue
 			}
 			for _, k := range []int{0, n / 2, n - 1} {
-				t.Run(fmt.Sprintf("%s/n=%d/k=%d", p.name, n, k), func(t *testing.T) {
-					s := make([]int, n)
-					for i := range s {
-						s[i] = i
+				for _, lowest := range []bool{false, true} {
+					p := p
+					if lowest {
+						if n >= 1_000_000 {
+							continue
+						}
+						p.opts = append([]par.Option{par.LowestIndexError()}, p.opts...)
 					}
-					require.PanicsWithValue(t, boom{k}, func() {
-						_, _ = par.MapErr(context.Background(), s, func(_ context.Context, i int) (int, error) {
-							if i == k {
-								panic(boom{k})
-							}
-							return i, nil
-						}, p.opts...)
+					t.Run(fmt.Sprintf("%s/n=%d/k=%d/lowest=%v", p.name, n, k, lowest), func(t *testing.T) {
+						s := make([]int, n)
+						for i := range s {
+							s[i] = i
+						}
+						require.PanicsWithValue(t, boom{k}, func() {
+							_, _ = par.MapErr(context.Background(), s, func(_ context.Context, i int) (int, error) {
+								if i == k {
+									panic(boom{k})
+								}
+								return i, nil
+							}, p.opts...)
+						})
+						require.PanicsWithValue(t, boom{k}, func() {
+							_ = par.ForEachErr(context.Background(), s, func(_ context.Context, i int) error {
+								if i == k {
+									panic(boom{k})
+								}
+								return nil
+							}, p.opts...)
+						})
+						// The pool stays usable.
+						got, err := par.MapErr(context.Background(), s, func(_ context.Context, i int) (int, error) { return i, nil }, p.opts...)
+						require.NoError(t, err)
+						require.True(t, slices.Equal(s, got), "wrong result after a panic")
 					})
-					require.PanicsWithValue(t, boom{k}, func() {
-						_ = par.ForEachErr(context.Background(), s, func(_ context.Context, i int) error {
-							if i == k {
-								panic(boom{k})
-							}
-							return nil
-						}, p.opts...)
-					})
-					// The pool stays usable.
-					got, err := par.MapErr(context.Background(), s, func(_ context.Context, i int) (int, error) { return i, nil }, p.opts...)
-					require.NoError(t, err)
-					require.True(t, slices.Equal(s, got), "wrong result after a panic")
+				}
+			}
+		}
+	}
+}
+
+// TestErrLowestIndex: with LowestIndexError, the error is that of the lowest
+// failing index on every run, whichever failed first: the elements before it
+// all run, once each, with ctx' alive.
+func TestErrLowestIndex(t *testing.T) {
+	for _, p := range errPools(t) {
+		for _, n := range errSizes[2:] {
+			if errBig(p, n) {
+				continue
+			}
+			for _, fs := range []struct {
+				name  string
+				fails func(i int) bool
+			}{
+				{"last-and-middle", func(i int) bool { return i == n-1 || i == n/2 }},
+				{"every-7th", func(i int) bool { return i%7 == 3 || i == n-1 }},
+				{"first-and-last", func(i int) bool { return i == 0 || i == n-1 }},
+			} {
+				low := 0
+				for !fs.fails(low) {
+					low++
+				}
+				t.Run(fmt.Sprintf("%s/n=%d/%s", p.name, n, fs.name), func(t *testing.T) {
+					seen := make(counts, n)
+					var live atomic.Int64 // elements before low that found ctx' ended
+					g := func(ctx context.Context, i int) (int, error) {
+						seen[i].Add(1)
+						if i < low && ctx.Err() != nil {
+							live.Add(1)
+						}
+						if fs.fails(i) {
+							return 0, errIndex{i}
+						}
+						return i, nil
+					}
+					reset := func() {
+						for i := range seen {
+							seen[i].Store(0)
+						}
+					}
+					opts := append([]par.Option{par.LowestIndexError()}, p.opts...)
+					for range 3 {
+						reset()
+						_, err := bothErr(t, context.Background(), n, g, reset, opts)
+						require.Equal(t, errIndex{low}, err)
+						requireOnce(t, seen[:low+1], "element before the lowest failure")
+					}
+					require.Zero(t, live.Load(), "ctx' ended before the elements before the failure ran")
 				})
 			}
 		}
+	}
+}
+
+// TestErrLowestIndexLowerFailsLater: element b fails first, and element a < b
+// fails after it, having started before (it waits for b's failure) or not:
+// a's error is returned, as the plain loop returns it. Without the option the
+// first case returns a's error too (it ran), and the second may return b's.
+func TestErrLowestIndexLowerFailsLater(t *testing.T) {
+	for _, p := range errPools(t) {
+		for _, n := range []int{2, 17, 1000} {
+			a, b := n/2-1, n-1
+			if n == 2 {
+				a = 0
+			}
+			t.Run(fmt.Sprintf("%s/n=%d", p.name, n), func(t *testing.T) {
+				var bFailed chan struct{}
+				started := func(ctx context.Context, i int) (int, error) {
+					switch i {
+					case a:
+						<-bFailed
+						return 0, errIndex{a}
+					case b:
+						defer close(bFailed)
+						return 0, errIndex{b}
+					}
+					return i, nil
+				}
+				reset := func() { bFailed = make(chan struct{}) }
+				reset()
+				opts := append([]par.Option{par.LowestIndexError(), par.WithGrain(1)}, p.opts...)
+				_, err := bothErr(t, context.Background(), n, started, reset, opts)
+				require.Equal(t, errIndex{a}, err)
+
+				// a starts after b failed: it is not skipped.
+				for range 10 {
+					_, err = bothErr(t, context.Background(), n, func(ctx context.Context, i int) (int, error) {
+						if i == a || i == b {
+							return 0, errIndex{i}
+						}
+						return i, nil
+					}, nil, opts)
+					require.Equal(t, errIndex{a}, err)
+				}
+			})
+		}
+	}
+}
+
+// TestErrLowestIndexParentEnd: the end of ctx stops the call as without the
+// option, and its cause is returned if it came before any failure.
+func TestErrLowestIndexParentEnd(t *testing.T) {
+	const n = 10_000
+	for _, p := range errPools(t) {
+		t.Run(p.name, func(t *testing.T) {
+			cause := errors.New("parent ended")
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var after atomic.Int64
+			err := par.ForEachErr(ctx, indices(n), func(c context.Context, i int) error {
+				if i == n/3 {
+					cancel(cause)
+				}
+				if ctx.Err() != nil {
+					after.Add(1)
+					return c.Err() // reports the end: not a failure of its own
+				}
+				return nil
+			}, append([]par.Option{par.LowestIndexError()}, p.opts...)...)
+			require.Equal(t, cause, err)
+			require.Less(t, after.Load(), int64(n/2), "the end of ctx stopped nothing")
+		})
+	}
+}
+
+// TestErrLowestIndexRecords: the case, records in JSON with two
+// invalid ones at a quarter and three quarters of the input: the default
+// returns the error of either, the option that of the first every time, as
+// the loop does.
+func TestErrLowestIndexRecords(t *testing.T) {
+	n := 200_000
+	if !full() {
+		n = 20_000
+	}
+	recs := jsonRecords(n, n/4, 3*n/4)
+	_, want := parseRecordsLoop(recs)
+	first, second := fmt.Sprintf("record %d: ", n/4), fmt.Sprintf("record %d: ", 3*n/4)
+	require.ErrorContains(t, want, first)
+	for range 5 {
+		_, err := par.MapErr(context.Background(), recs, parseRecord, par.LowestIndexError())
+		require.Equal(t, want, err)
+		_, err = par.MapErr(context.Background(), recs, parseRecord)
+		require.Error(t, err)
+		require.True(t, strings.HasPrefix(err.Error(), first) || strings.HasPrefix(err.Error(), second), err.Error())
 	}
 }

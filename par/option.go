@@ -26,6 +26,7 @@ const (
 	optGrain
 	optMinLen
 	optLabels
+	optLowestErr
 )
 
 // OnPool directs a call at p instead of the default pool. It panics if p is
@@ -96,6 +97,9 @@ type config struct {
 	grain  int
 	minLen int
 	labels context.Context // nil: none (see WithLabels)
+	// lowestErr: MapErr and ForEachErr return the error of the lowest
+	// failing index (see LowestIndexError).
+	lowestErr bool
 }
 
 // configure resolves a call's options. Every call runs it, whatever the
@@ -116,6 +120,8 @@ func configure(opts []Option) config {
 			c.minLen = o.n
 		case optLabels:
 			c.labels = labelled(o.ctx)
+		case optLowestErr:
+			c.lowestErr = true
 		case 0:
 			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", callName(), i))
 		}
