@@ -13,9 +13,9 @@ import (
 )
 
 // Bad input: every exported function, given a nil function, a negative
-// length, a zero or bad option or a misused Spawner, panics at once with a
-// message that names the function and the parameter, whatever the input
-// (even an empty one), and the pool it was directed at stays usable.
+// length, a zero or bad option or a misused Spawner or Group, panics at once
+// with a message that names the function and the parameter, whatever the
+// input (even an empty one), and the pool it was directed at stays usable.
 
 // TestNilFunctionPanics: a nil function panics at once, whatever the input
 // (even an empty one), with a message that names the function and the
@@ -188,6 +188,9 @@ func optCallsOf() []optCall {
 		{"Do", func(n int, o []par.Option) { par.Do(func(*par.Worker) {}, o...) }},
 		{"Join", func(n int, o []par.Option) { par.Join(func() {}, func() {}, o...) }},
 		{"Scope", func(n int, o []par.Option) { par.Scope(func(*par.Spawner, *par.Worker) {}, o...) }},
+		{"ScopeErr", func(n int, o []par.Option) {
+			_ = par.ScopeErr(ctx, func(context.Context, *par.Group, *par.Worker) error { return nil }, o...)
+		}},
 	}, surfaceCalls()...)
 }
 
@@ -217,6 +220,7 @@ func TestBadArgumentMessages(t *testing.T) {
 	add := func(a, b int) int { return a + b }
 	leaf := func(lo, hi int) int { return hi - lo }
 	noop := func(*par.Worker) {}
+	task := func(context.Context, *par.Worker) error { return nil }
 	for _, p := range testPools(t) {
 		opts := poolOpts(p)
 		cases := []struct {
@@ -267,12 +271,35 @@ func TestBadArgumentMessages(t *testing.T) {
 			{func() { par.Scope(func(s *par.Spawner, _ *par.Worker) { s.Spawn(nil, noop) }, opts...) }, "par: Spawner.Spawn: w is nil"},
 			{func() { par.Scope(func(s *par.Spawner, w *par.Worker) { s.Spawn(w, nil) }, opts...) }, "par: Spawner.Spawn: f is nil"},
 			{func() { par.Scope(func(s *par.Spawner, _ *par.Worker) { s.Go(nil) }, opts...) }, "par: Spawner.Go: f is nil"},
+			{func() { _ = par.ScopeErr(ctx, nil, opts...) }, "par: ScopeErr: f is nil"},
+			{func() {
+				_ = par.ScopeErr(ctx, func(_ context.Context, g *par.Group, _ *par.Worker) error { g.Spawn(nil, task); return nil }, opts...)
+			}, "par: Group.Spawn: w is nil"},
+			{func() {
+				_ = par.ScopeErr(ctx, func(_ context.Context, g *par.Group, w *par.Worker) error { g.Spawn(w, nil); return nil }, opts...)
+			}, "par: Group.Spawn: f is nil"},
+			{func() {
+				_ = par.ScopeErr(ctx, func(_ context.Context, g *par.Group, _ *par.Worker) error { g.Go(nil); return nil }, opts...)
+			}, "par: Group.Go: f is nil"},
+			{func() {
+				_ = par.ScopeErr(ctx, func(_ context.Context, g *par.Group, _ *par.Worker) error { g.SetLimit(0); return nil }, opts...)
+			}, "par: Group.SetLimit(0): a limit of 0 would start no task"},
+			{func() {
+				_ = par.ScopeErr(ctx, func(_ context.Context, g *par.Group, w *par.Worker) error {
+					g.Spawn(w, task)
+					g.SetLimit(2)
+					return nil
+				}, opts...)
+			}, "par: Group.SetLimit: tasks were already spawned; set the limit before the first Spawn or Go"},
 
 			// A nil context.
 			{func() {
 				par.MapErr(nilCtx, indices(3), func(_ context.Context, x int) (int, error) { return x, nil }, opts...)
 			}, "par: MapErr: ctx is nil"},
 			{func() { par.ForEachErr(nilCtx, indices(3), func(context.Context, int) error { return nil }, opts...) }, "par: ForEachErr: ctx is nil"},
+			{func() {
+				_ = par.ScopeErr(nilCtx, func(context.Context, *par.Group, *par.Worker) error { return nil }, opts...)
+			}, "par: ScopeErr: ctx is nil"},
 
 			// Negative lengths.
 			{func() { par.For(-1, func(int) {}, opts...) }, "par: For: n = -1, want n >= 0"},
@@ -345,6 +372,35 @@ func TestSpawnerMisuse(t *testing.T) {
 		require.Equal(t, "par: Spawner.Go: the scope has ended", panicValue(t, func() { kept.Go(func(*par.Worker) { ran = true }) }))
 		require.Equal(t, "par: Spawner.Spawn: the scope has ended", panicValue(t, func() {
 			par.Do(func(w *par.Worker) { kept.Spawn(w, func(*par.Worker) { ran = true }) }, opts...)
+		}))
+		require.False(t, ran, "a task of an ended scope ran")
+		requireUsable(t, p)
+	}
+}
+
+// TestGroupMisuse: a nil Group, or one kept past the end of its scope,
+// panics with a message instead of starting a task that nothing waits for.
+func TestGroupMisuse(t *testing.T) {
+	task := func(context.Context, *par.Worker) error { return nil }
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		var nilGroup *par.Group
+		require.Equal(t, "par: Group.Go: g is nil", panicValue(t, func() { nilGroup.Go(task) }))
+		require.Equal(t, "par: Group.SetLimit: g is nil", panicValue(t, func() { nilGroup.SetLimit(1) }))
+		require.Equal(t, "par: Group.Spawn: g is nil", panicValue(t, func() {
+			par.Do(func(w *par.Worker) { nilGroup.Spawn(w, task) }, opts...)
+		}))
+
+		var kept *par.Group
+		ran := false
+		require.NoError(t, par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, _ *par.Worker) error {
+			kept = g
+			return nil
+		}, opts...))
+		late := func(context.Context, *par.Worker) error { ran = true; return nil }
+		require.Equal(t, "par: Group.Go: the scope has ended", panicValue(t, func() { kept.Go(late) }))
+		require.Equal(t, "par: Group.Spawn: the scope has ended", panicValue(t, func() {
+			par.Do(func(w *par.Worker) { kept.Spawn(w, late) }, opts...)
 		}))
 		require.False(t, ran, "a task of an ended scope ran")
 		requireUsable(t, p)

@@ -526,6 +526,93 @@ func TestLeakScopePanic(t *testing.T) {
 	})
 }
 
+// TestLeakScopeErr: ScopeErr leaves nothing behind, whether it succeeds,
+// fails, is cancelled, panics or ends by runtime.Goexit, with and without a
+// bound, and under a parent of a type the context package does not know
+// (watched by a goroutine until the scope's context is cancelled). Tasks
+// that wait on the scope's context do so only where the body itself stops
+// the scope after spawning them: every goroutine of a pool, and every place
+// of a bound, may be taken by a waiting task.
+func TestLeakScopeErr(t *testing.T) {
+	errBoom := errors.New("boom")
+	onEachPool(t, func(t *testing.T, p *par.Pool, opts []par.Option) {
+		// tree spawns 2^7-2 tasks, each of which visit decides the fate of,
+		// and then calls end, which decides the body's.
+		tree := func(limit int, visit func(ctx context.Context, id int) error, end func() error) func(context.Context, *par.Group, *par.Worker) error {
+			return func(_ context.Context, g *par.Group, w *par.Worker) error {
+				if limit > 0 {
+					g.SetLimit(limit)
+				}
+				binTree(g, w, 1, 6, visit)
+				return end()
+			}
+		}
+		waitOn := func(every int) func(ctx context.Context, id int) error {
+			return func(ctx context.Context, id int) error {
+				if id%every == 0 {
+					<-ctx.Done()
+					return ctx.Err()
+				}
+				return nil
+			}
+		}
+		succeed := func() error { return nil }
+		for _, limit := range []int{0, 1, 3} {
+			require.NoError(t, par.ScopeErr(context.Background(), tree(limit, func(context.Context, int) error { return nil }, succeed), opts...))
+
+			// A failure deep in the tree, and one of the body while tasks
+			// wait on the context.
+			err := par.ScopeErr(context.Background(), tree(limit, func(_ context.Context, id int) error {
+				if id == 40 {
+					return errBoom
+				}
+				return nil
+			}, succeed), opts...)
+			require.Equal(t, errBoom, err)
+			err = par.ScopeErr(context.Background(), tree(limit, waitOn(3), func() error { return errBoom }), opts...)
+			require.Equal(t, errBoom, err)
+
+			// The parent cancelled by the body while tasks wait.
+			ctx, cancel := context.WithCancelCause(context.Background())
+			err = par.ScopeErr(ctx, tree(limit, waitOn(4), func() error { cancel(errBoom); return nil }), opts...)
+			cancel(nil)
+			require.Equal(t, errBoom, err)
+
+			// A parent the context package does not know, ending or not.
+			live := newChanCtx()
+			require.NoError(t, par.ScopeErr(live, tree(limit, func(context.Context, int) error { return nil }, succeed), opts...))
+			err = par.ScopeErr(live, tree(limit, waitOn(5), func() error { live.cancel(); return nil }), opts...)
+			require.Equal(t, context.Canceled, err)
+
+			// A panic deep in the tree and one of the body while tasks
+			// wait, and a runtime.Goexit in a task.
+			want := &boomError{where: "ScopeErr"}
+			got := panicValue(t, func() {
+				_ = par.ScopeErr(context.Background(), tree(limit, func(_ context.Context, id int) error {
+					if id == 70 {
+						panic(want)
+					}
+					return nil
+				}, succeed), opts...)
+			})
+			require.Same(t, want, got)
+			got = panicValue(t, func() {
+				_ = par.ScopeErr(context.Background(), tree(limit, waitOn(2), func() error { panic(want) }), opts...)
+			})
+			require.Same(t, want, got)
+			how, _ := runOn(func() {
+				_ = par.ScopeErr(context.Background(), tree(limit, func(_ context.Context, id int) error {
+					if id == 33 {
+						runtime.Goexit()
+					}
+					return nil
+				}, succeed), opts...)
+			})
+			require.Equal(t, goexited, how)
+		}
+	})
+}
+
 // TestLeakIgnoreIsNarrow makes sure the ignore of idle workers hides nothing
 // else: a task stuck on a worker of the default pool, and the caller waiting
 // for it, are reported until the task returns.

@@ -3,6 +3,7 @@ package par_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -106,6 +107,28 @@ var panicCalls = []panicCall{
 	}},
 	{"MinFunc", func(n, at int, v any, opts []par.Option) {
 		par.MinFunc(indices(n), failOn(at, v, func(a, b int) int { return a - b }), opts...)
+	}},
+	{"ScopeErr", func(n, at int, v any, opts []par.Option) {
+		// A task per range of 16 elements, found by halving, as a tree walk
+		// finds its tasks.
+		f := failAt(at, v, func(int) error { return nil })
+		var span func(g *par.Group, w *par.Worker, lo, hi int) error
+		span = func(g *par.Group, w *par.Worker, lo, hi int) error {
+			for hi-lo > 16 {
+				mid, end := lo+(hi-lo)/2, hi
+				g.Spawn(w, func(_ context.Context, w *par.Worker) error { return span(g, w, mid, end) })
+				hi = mid
+			}
+			for i := lo; i < hi; i++ {
+				if err := f(i); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		_ = par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, w *par.Worker) error {
+			return span(g, w, 0, n)
+		}, opts...)
 	}},
 }
 
@@ -432,6 +455,15 @@ var crashCases = map[string]func(opts []par.Option){
 			crashHere() // held until the task has finished, then raised again
 		}, opts...)
 	},
+	"ScopeErr task on a worker": func(opts []par.Option) {
+		_ = par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, _ *par.Worker) error {
+			g.Go(func(context.Context, *par.Worker) error { crashHere(); return nil })
+			for !crashed.Load() { // the caller waits in the body: the task runs on a worker
+				time.Sleep(time.Millisecond)
+			}
+			return nil
+		}, opts...)
+	},
 	"Join on a worker": func(opts []par.Option) {
 		started := make(chan struct{})
 		par.Join(func() { <-started }, func() { close(started); crashHere() }, opts...)
@@ -512,6 +544,56 @@ func TestCrashPrintsWherePanicked(t *testing.T) {
 			require.Contains(t, string(out), "panic: "+crashValue, "the original value")
 			require.Contains(t, string(out), "par_test.crashHere(", "the function that panicked")
 			require.Contains(t, string(out), site, "the line that panicked")
+		})
+	}
+}
+
+// TestScopeErrPanicAfterError: a panic wins over an error recorded before it:
+// the error stopped the scope, a task blocked on the scope's context then
+// panics, and the panic reaches the caller. A task blocked on the context
+// while another panics is woken by the cancellation the panic causes.
+func TestScopeErrPanicAfterError(t *testing.T) {
+	for _, p := range testPools(t) {
+		t.Run(poolName(p), func(t *testing.T) {
+			want := &boomError{where: "after the error"}
+			got := panicValue(t, func() {
+				_ = par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, _ *par.Worker) error {
+					started := make(chan struct{})
+					g.Go(func(ctx context.Context, _ *par.Worker) error {
+						close(started)
+						<-ctx.Done()
+						panic(want)
+					})
+					g.Go(func(context.Context, *par.Worker) error {
+						<-started // the panicking task cannot be skipped
+						return errors.New("first")
+					})
+					return nil
+				}, poolOpts(p)...)
+			})
+			require.Same(t, want, got)
+
+			var woken atomic.Bool
+			want = &boomError{where: "while a task waits"}
+			got = panicValue(t, func() {
+				_ = par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, _ *par.Worker) error {
+					started := make(chan struct{})
+					g.Go(func(ctx context.Context, _ *par.Worker) error {
+						close(started)
+						<-ctx.Done()
+						woken.Store(context.Cause(ctx) != nil)
+						return ctx.Err()
+					})
+					g.Go(func(context.Context, *par.Worker) error {
+						<-started
+						panic(want)
+					})
+					return nil
+				}, poolOpts(p)...)
+			})
+			require.Same(t, want, got)
+			require.True(t, woken.Load())
+			requireUsable(t, p)
 		})
 	}
 }
