@@ -26,8 +26,14 @@ func testSuite(t *testing.T, workers int) *suite {
 		e.close()
 		pool.Close()
 	})
-	return &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)},
+	s := &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)},
 		strategies: append(handStrategies(), libStrategies()...)}
+	t.Cleanup(func() {
+		for _, f := range s.cleanups {
+			f()
+		}
+	})
+	return s
 }
 
 // runOnce runs im once and returns its checksum.
@@ -46,11 +52,12 @@ func runOnce(im impl) string {
 func TestImplementationsAgree(t *testing.T) {
 	s := testSuite(t, 3)
 	small := map[string]int{"W1": 3000, "W2": 3000, "W3": 1000, "W4": 16, "W4c": 23, "W5": 3000,
-		"W6": 20_000, "W7": 3000, "W8s": 2000, "W8m": 1000, "W9": 3000, "W10": 3000}
+		"W6": 20_000, "W7": 3000, "W8s": 2000, "W8m": 1000, "W9": 3000, "W10": 3000,
+		"W12": 3000, "W12f": 3000}
 	large := map[string]int{"W1": 2_000_000, "W2": 100_000, "W3": 5000, "W4": 24, "W4c": 27, "W5": 100_000,
-		"W6": 200_000, "W7": 100_000, "W9": 1_000_000, "W10": 1_000_000}
+		"W6": 200_000, "W7": 100_000, "W9": 1_000_000, "W10": 1_000_000, "W12": 300_000, "W12f": 300_000}
 	if testing.Short() {
-		large = map[string]int{"W2": 50_000, "W4": 20, "W6": 50_000, "W9": 200_000, "W10": 200_000}
+		large = map[string]int{"W2": 50_000, "W4": 20, "W6": 50_000, "W9": 200_000, "W10": 200_000, "W12": 50_000, "W12f": 50_000}
 	}
 	for _, sizes := range []map[string]int{small, large} {
 		for _, w := range allWorkloads() {
@@ -82,7 +89,7 @@ func TestImplementationsAgree(t *testing.T) {
 // docs/DESIGN.md's reference checksums where the full size is fast to run.
 func TestFullSizeReferences(t *testing.T) {
 	s := testSuite(t, 2)
-	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true, "W9": true, "W10": true}
+	ids := map[string]bool{"W1": true, "W2": true, "W3": true, "W4": true, "W7": true, "W9": true, "W10": true, "W12": true}
 	if testing.Short() {
 		ids = map[string]bool{"W1": true, "W2": true}
 	}
@@ -93,6 +100,16 @@ func TestFullSizeReferences(t *testing.T) {
 		got := runOnce(w.build(s, w.fullN)[0])
 		ok := got == w.ref || strings.HasPrefix(got, w.ref+",")
 		assert.True(t, ok, "%s at %d: %q, docs/DESIGN.md says %q", w.id, w.fullN, got, w.ref)
+	}
+}
+
+// TestW12MeanRoundsHalfUp checks the mean of docs/DESIGN.md's W12,
+// floor((2*sum + count) / (2*count)), where Go's division truncates.
+func TestW12MeanRoundsHalfUp(t *testing.T) {
+	for _, c := range []struct{ sum, count, want int64 }{
+		{5, 2, 3}, {-5, 2, -2}, {4, 2, 2}, {-4, 2, -2}, {-7, 3, -2}, {7, 3, 2}, {-1, 3, 0}, {-2, 3, -1}, {0, 1, 0},
+	} {
+		assert.Equal(t, c.want, w12Mean(w12Stat{Sum: c.sum, Count: c.count}), "sum %d count %d", c.sum, c.count)
 	}
 }
 

@@ -1,4 +1,4 @@
-// Command bench runs docs/DESIGN.md's workloads W1..W10 sequentially, with weft,
+// Command bench runs docs/DESIGN.md's workloads W1..W12 sequentially, with weft,
 // and with the other ways Go programs run them in parallel, and reports the
 // median times, speedups, checksums and weft's per-worker utilization.
 //
@@ -55,7 +55,7 @@ type flags struct {
 func parseFlags(args []string) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m,W9,W10,W11; W4 and W8 select both parts)")
+	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W5,W6,W7,W8s,W8m,W9,W10,W11,W12,W12f; W4, W8 and W12 select both parts)")
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
 	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
 	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
@@ -146,7 +146,7 @@ func selectWorkloads(spec string) ([]*workload, bool, error) {
 		found := false
 		for _, w := range all {
 			id := strings.ToUpper(w.id)
-			if id == s || strings.TrimRight(id, "CSM") == s {
+			if id == s || strings.TrimRight(id, "CSMF") == s {
 				want[w.id], found = true, true
 			}
 		}
@@ -244,7 +244,7 @@ func run(f *flags) (int, error) {
 		}
 		if v, ok := over[strings.ToUpper(w.id)]; ok {
 			n = v
-		} else if v, ok := over[strings.TrimRight(strings.ToUpper(w.id), "CSM")]; ok {
+		} else if v, ok := over[strings.TrimRight(strings.ToUpper(w.id), "CSMF")]; ok {
 			n = v
 		}
 		sizes[w.id] = n
@@ -264,6 +264,11 @@ func run(f *flags) (int, error) {
 	defer e.close()
 	s := &suite{env: e, pool: pool, opts: []par.Option{par.OnPool(pool)}, strategies: sts,
 		sweepBudget: sweepBudgetQuick}
+	defer func() {
+		for _, f := range s.cleanups {
+			f()
+		}
+	}()
 	m := &measurer{warmup: f.warmup, reps: f.reps, cap: f.cap, pool: pool, prog: prog,
 		callTarget: 5 * time.Millisecond}
 	if f.full {

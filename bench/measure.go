@@ -28,6 +28,7 @@ type result struct {
 	Min      time.Duration   `json:"min_ns"`        // per call for W8
 	Allocs   float64         `json:"allocs_per_call"`
 	Bytes    float64         `json:"bytes_per_call"`
+	CPU      time.Duration   `json:"cpu_per_call_ns,omitempty"` // the process's CPU time per call, median over runs
 	Checksum string          `json:"checksum"`
 	Speedup  float64         `json:"speedup,omitempty"` // sequential median over this one
 	VsWeft   float64         `json:"vs_weft,omitempty"` // this median over weft's: above 1, weft is faster
@@ -63,6 +64,8 @@ type measurer struct {
 	callTarget time.Duration // how long a timed run of a per-call workload lasts
 	pool       *par.Pool     // weft's, for its statistics
 	prog       *progress
+	// cpu is the process's CPU time during the last run that once made.
+	cpu time.Duration
 }
 
 // probeFunc times an implementation on smaller inputs and returns the time
@@ -114,6 +117,7 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 	}
 	allocs := make([]uint64, len(impls))
 	bytes := make([]uint64, len(impls))
+	cpus := make([][]time.Duration, len(impls))
 	reps := m.reps
 	if m.budget > 0 {
 		reps = max(reps, m.maxReps)
@@ -139,6 +143,7 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 				r.Checksum = fmt.Sprintf("unstable: %s, then %s", r.Checksum, c)
 			}
 			r.Times = append(r.Times, d)
+			cpus[i] = append(cpus[i], m.cpu)
 			allocs[i] += a
 			bytes[i] += b
 		}
@@ -154,6 +159,7 @@ func (m *measurer) measureAll(label string, perCall bool, impls []impl, probes [
 		r.Bytes = float64(bytes[i]) / n
 		r.Median = median(r.Times) / time.Duration(r.Calls)
 		r.Min = slices.Min(r.Times) / time.Duration(r.Calls)
+		r.CPU = median(cpus[i]) / time.Duration(r.Calls)
 	}
 	return rs
 }
@@ -205,7 +211,7 @@ func (m *measurer) prepare(label string, perCall bool, im impl, probe probeFunc,
 const seqCapFactor = 3
 
 // once makes one timed run of im: its duration, allocations and bytes
-// allocated, and its checksum.
+// allocated, and its checksum; m.cpu gets the CPU time it took.
 func (m *measurer) once(im impl, calls int) (time.Duration, uint64, uint64, string) {
 	if im.setup != nil {
 		im.setup()
@@ -213,9 +219,11 @@ func (m *measurer) once(im impl, calls int) (time.Duration, uint64, uint64, stri
 	runtime.GC()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
+	c0 := cpuTime()
 	t0 := time.Now()
 	im.run(calls)
 	d := time.Since(t0)
+	m.cpu = cpuTime() - c0
 	runtime.ReadMemStats(&ms1)
 	return d, ms1.Mallocs - ms0.Mallocs, ms1.TotalAlloc - ms0.TotalAlloc, im.check()
 }

@@ -282,7 +282,7 @@ func writeText(out io.Writer, r *report) {
 	}
 	p("speedup: sequential median / this median.  vs weft: this median / weft's (above 1: weft is faster).\n")
 	p("paired: the median over rounds of this run / weft's in the same round (the machine's drift taken out).\n")
-	p("allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
+	p("cpu: the process's CPU time per call (median).  allocs: allocations per call.  sum: the checksum agrees with the sequential one.\n")
 	for _, w := range r.Workloads {
 		p("\n%s %s: %s\n", w.ID, w.Name, w.Def)
 		size := w.Size
@@ -303,7 +303,7 @@ func writeText(out io.Writer, r *report) {
 		if w.PerCall {
 			unit = "per call"
 		}
-		p("  %-16s %9s %9s %8s %8s %7s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "paired", "allocs", "sum")
+		p("  %-16s %9s %9s %8s %8s %7s %9s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "paired", "cpu", "allocs", "sum")
 		var notes []string
 		skips := map[string][]string{}
 		var order []string
@@ -324,8 +324,8 @@ func writeText(out io.Writer, r *report) {
 			if x.Checksum != w.Checksum {
 				sum = "MISMATCH: " + x.Checksum
 			}
-			p("  %-16s %9s %9s %8s %8s %7s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
-				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtPaired(x.Paired), fmtCount(x.Allocs), sum)
+			p("  %-16s %9s %9s %8s %8s %7s %9s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
+				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtPaired(x.Paired), fmtDur(x.CPU), fmtCount(x.Allocs), sum)
 		}
 		for _, n := range notes {
 			p("  %s\n", n)

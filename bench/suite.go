@@ -55,6 +55,8 @@ type suite struct {
 	opts       []par.Option // OnPool(pool)
 	strategies []*strategy
 	w10        *w10Data // W10's input and buffer, from its build to its notes
+	// cleanups run when the suite ends (W12f's file).
+	cleanups []func()
 	// sweepBudget is how long the grain sweep of one workload goes on past
 	// sweepReps rounds (see sweepReps).
 	sweepBudget time.Duration
@@ -259,6 +261,8 @@ func (s *suite) smallMapImpls(n int) []impl {
 
 func count(n int) string { return "n = " + commas(n) }
 
+func rows(n int) string { return commas(n) + " rows" }
+
 func linear(n int) float64 { return float64(n) }
 
 // fractions are the probe sizes of a loop: n/256, whose time alone rules out
@@ -348,6 +352,18 @@ func allWorkloads() []*workload {
 			size: count, units: linear, probe: func(int) []int { return nil }, ownInput: true,
 			build: func(s *suite, n int) []impl { return s.prefixSumImpls(n) },
 			notes: func(s *suite, n int, m *measurer, w *wlReport) []string { return s.prefixSumNotes(n, m, w) },
+		},
+		{
+			id: "W12", name: "stations", def: "min, mean and max per station over n rows \"name;-12.3\" of 413 stations, in memory",
+			fullN: 10_000_000, quickN: 2_000_000, ref: "143373363 bytes, 413 stations, checksum 512416728",
+			size: rows, units: linear, probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.stationImpls(n) },
+		},
+		{
+			id: "W12f", name: "stations file", def: "W12 from a file on disk, read inside the call",
+			fullN: 10_000_000, quickN: 2_000_000, ref: "143373363 bytes, 413 stations, checksum 512416728",
+			size: rows, units: linear, probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.stationFileImpls(n) },
 		},
 	}
 }
