@@ -417,39 +417,14 @@ func w12Dynamic(e *env, text string) w12Map {
 	return w12MergeMaps(maps)
 }
 
-// w12WeftFold is W12 with weft as the issue that asked for a better way
-// found it written: pipe.Fold over pipe.Lines, the map made by the first
-// row of a piece (an identity map would be shared by every piece).
-func w12WeftFold(text string, opts []par.Option) w12Map {
-	return pipe.Fold(pipe.Lines(text), w12Map(nil), func(m w12Map, line string) w12Map {
-		if m == nil {
-			m = w12Map{}
-		}
-		w12AddLine(m, line)
-		return m
-	}, w12MergeNil, opts...)
-}
-
-// w12WeftFoldBytes is w12WeftFold over the bytes of os.ReadFile.
-func w12WeftFoldBytes(data []byte, opts []par.Option) w12Map {
-	return pipe.Fold(pipe.Lines(data), w12Map(nil), func(m w12Map, line []byte) w12Map {
-		if m == nil {
-			m = w12Map{}
-		}
-		w12AddBytes(m, line)
-		return m
-	}, w12MergeNil, opts...)
-}
-
-// w12MergeNil merges b into a, either of which may be nil.
-func w12MergeNil(a, b w12Map) w12Map {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return w12MergeMaps([]w12Map{a, b})
+// w12Weft is W12 as a user writes it with weft: the rows of the text, each
+// cut into its station and a statistics of one temperature, reduced by
+// station.
+func w12Weft(text string, opts []par.Option) map[string]w12Stat {
+	return pipe.ReduceBy(pipe.Lines(text), func(line string) (string, w12Stat) {
+		name, t := w12Parse(line)
+		return name, w12One(t)
+	}, w12Stat.merge, opts...)
 }
 
 func (s *suite) stationImpls(n int) []impl {
@@ -462,8 +437,8 @@ func (s *suite) stationImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "a plain loop over the rows, a map[string]*stat",
 			func() w12Map { return w12Seq(text) }),
-		mk("weft", kindWeft, "pipe.Fold(pipe.Lines(text), ...): a map per piece, made by its first row, merged in a tree",
-			func() w12Map { return w12WeftFold(text, s.opts) }),
+		resultImpl("weft", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a map per run of adjacent pieces, merged in order",
+			func() map[string]w12Stat { return w12Weft(text, s.opts) }, w12SumVals(len(text))),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
@@ -490,7 +465,8 @@ func (s *suite) stationFileImpls(n int) []impl {
 	text := w12Text(n)
 	path, remove := w12WriteFile(text)
 	s.cleanups = append(s.cleanups, remove)
-	sum := w12SumPtrs(len(text))
+	size := len(text)
+	sum := w12SumPtrs(size)
 	text = "" // the file holds it now
 	mk := func(name string, k kind, about string, f func() w12Map) impl {
 		return resultImpl(name, k, about, f, sum)
@@ -498,14 +474,14 @@ func (s *suite) stationFileImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "bufio.Scanner over the file, a map[string]*stat",
 			func() w12Map { return w12SeqFile(path) }),
-		mk("weft", kindWeft, "os.ReadFile, then pipe.Fold(pipe.Lines(data), ...) as in W12",
-			func() w12Map {
+		resultImpl("weft", kindWeft, "os.ReadFile, then W12's weft (to be replaced by the streamed source)",
+			func() map[string]w12Stat {
 				data, err := os.ReadFile(path)
 				if err != nil {
 					panic(err)
 				}
-				return w12WeftFoldBytes(data, s.opts)
-			}),
+				return w12Weft(string(data), s.opts)
+			}, w12SumVals(size)),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {

@@ -1,6 +1,9 @@
 package par
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // MapInit returns a new slice holding f(t, e) for every element e of s, in
 // order, where t is a value made by init and used by one goroutine at a time:
@@ -61,10 +64,18 @@ func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts .
 
 // ForEachInit calls f(t, e) for every element e of s, in parallel, where t is
 // a value made by init and used by one goroutine at a time, as for MapInit,
-// which says how often init runs. It returns when every call has returned;
-// writes made by f and init happen before it returns. A panic in f or init
-// reaches the caller as for MapInit.
-func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ...Option) {
+// which says how often init runs. It returns when every call has returned,
+// with every value that init made, in no particular order (none for an empty
+// s): Rayon's for_each_init, whose values can be handed back. A value per
+// participant that counts or sums into a map, merged by the caller, is the
+// goroutine-per-core program written as one call:
+//
+//	maps := par.ForEachInit(words, func() map[string]int { return map[string]int{} },
+//		func(m map[string]int, w string) { m[w]++ })
+//
+// Writes made by f and init happen before ForEachInit returns. A panic in f
+// or init reaches the caller as for MapInit, and the values are then lost.
+func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ...Option) []T {
 	switch {
 	case init == nil && f == nil:
 		panic("par: ForEachInit: init and f are nil")
@@ -81,10 +92,40 @@ func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ..
 		}
 		st.put(t)
 	}, opts)
+	return st.free
 }
 
-// states holds the values of one MapInit or ForEachInit call that no leaf is
-// using. Any goroutine.
+// ForRangeInit calls f(t, lo, hi) on pieces [lo, hi) that together cover
+// [0, n) exactly once, in parallel, where t is a value made by init and used
+// by one goroutine at a time, as for MapInit, which says how often init
+// runs: ForRange with a value per participant (Rayon's for_each_init over a
+// range). It returns when every call has returned, with every value that
+// init made, in no particular order (none for n == 0). Writes made by f and
+// init happen before ForRangeInit returns. A panic in f or init reaches the
+// caller as for MapInit, and the values are then lost.
+func ForRangeInit[T any](n int, init func() T, f func(t T, lo, hi int), opts ...Option) []T {
+	switch {
+	case init == nil && f == nil:
+		panic("par: ForRangeInit: init and f are nil")
+	case init == nil:
+		panic("par: ForRangeInit: init is nil")
+	case f == nil:
+		panic("par: ForRangeInit: f is nil")
+	}
+	if n < 0 {
+		panic(fmt.Sprintf("par: ForRangeInit: n = %d, want n >= 0", n))
+	}
+	st := &states[T]{init: init}
+	forRange("par.ForRangeInit", n, func(lo, hi int) {
+		t := st.get()
+		f(t, lo, hi)
+		st.put(t)
+	}, opts)
+	return st.free
+}
+
+// states holds the values of one MapInit, ForEachInit or ForRangeInit call
+// that no leaf is using. Any goroutine.
 type states[T any] struct {
 	init func() T
 	mu   sync.Mutex // hands a value, and the writes made to it, from leaf to leaf

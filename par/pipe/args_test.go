@@ -53,8 +53,8 @@ func TestNilFunctionMessages(t *testing.T) {
 			{func() { p.Inspect(nil) }, "pipe: Inspect: f is nil"},
 			{func() { p.ForEach(nil, opts...) }, "pipe: ForEach: f is nil"},
 			{func() { p.Reduce(0, nil, opts...) }, "pipe: Reduce: op is nil"},
-			{func() { pipe.Fold(p, 0, nil, func(a, b int) int { return a + b }, opts...) }, "pipe: Fold: fold is nil"},
-			{func() { pipe.Fold(p, 0, func(a, x int) int { return a + x }, nil, opts...) }, "pipe: Fold: merge is nil"},
+			{func() { pipe.Fold(p, zero, nil, func(a, b int) int { return a + b }, opts...) }, "pipe: Fold: fold is nil"},
+			{func() { pipe.Fold(p, zero, func(a, x int) int { return a + x }, nil, opts...) }, "pipe: Fold: merge is nil"},
 			{func() { p.Find(nil, opts...) }, "pipe: Find: pred is nil"},
 			{func() { p.Any(nil, opts...) }, "pipe: Any: pred is nil"},
 			{func() { p.All(nil, opts...) }, "pipe: All: pred is nil"},
@@ -95,7 +95,7 @@ var terminals = []struct {
 	{"Count", func(p pipe.Pipe[int], o []par.Option) { p.Count(o...) }},
 	{"Reduce", func(p pipe.Pipe[int], o []par.Option) { p.Reduce(0, func(a, b int) int { return a + b }, o...) }},
 	{"Fold", func(p pipe.Pipe[int], o []par.Option) {
-		pipe.Fold(p, 0, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }, o...)
+		pipe.Fold(p, zero, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }, o...)
 	}},
 	{"Sum", func(p pipe.Pipe[int], o []par.Option) { pipe.Sum(p, o...) }},
 	{"Find", func(p pipe.Pipe[int], o []par.Option) { p.Find(func(x int) bool { return x < 0 }, o...) }},

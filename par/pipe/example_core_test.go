@@ -54,7 +54,7 @@ func ExampleFold() {
 		return a
 	}
 	words := pipe.From(strings.Fields("the quick brown fox jumps over the lazy dog"))
-	b := pipe.Fold(words, best{}, func(acc best, w string) best { return longer(acc, best{w, len(w)}) }, longer)
+	b := pipe.Fold(words, func() best { return best{} }, func(acc best, w string) best { return longer(acc, best{w, len(w)}) }, longer)
 	fmt.Println(b.word, b.n)
 	// Output: quick 5
 }

@@ -17,7 +17,7 @@ func ExampleSplit() {
 // The lines of an in-memory file, cut in parallel: here the longest line.
 func ExampleLines() {
 	file := []byte("first line\nthe second line\n\nlast, with no newline")
-	longest := pipe.Fold(pipe.Lines(file), "", func(acc string, l []byte) string {
+	longest := pipe.Fold(pipe.Lines(file), func() string { return "" }, func(acc string, l []byte) string {
 		if len(l) > len(acc) {
 			return string(l)
 		}

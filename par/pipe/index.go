@@ -111,8 +111,9 @@ func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() func(pos []int, 
 }
 
 // mapPos is the positional recipe of Map.
-func mapPos[T, R any](p Pipe[T], f func(T) R) func() posFeeder[R] {
+func mapPos[T, R any](p Pipe[T], mk func() func(T) R) func() posFeeder[R] {
 	return liftPos(p, true, func() func([]int, []T, func([]int, []R)) {
+		f := mk()
 		buf := make([]R, batch)
 		return func(pos []int, xs []T, sink func([]int, []R)) {
 			out := buf[:len(xs)]

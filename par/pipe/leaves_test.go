@@ -78,7 +78,7 @@ func TestTerminalsReuseTheirPipe(t *testing.T) {
 		"ForEach": func() { p.ForEach(func(int) {}) },
 		"Any":     func() { p.Any(func(x int) bool { return x < 0 }) },
 		"Find":    func() { p.Find(func(x int) bool { return x < 0 }) },
-		"Fold":    func() { pipe.Fold(p, 0, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }) },
+		"Fold":    func() { pipe.Fold(p, zero, func(a, x int) int { return a + x }, func(a, b int) int { return a + b }) },
 		"Max":     func() { pipe.Max(p) },
 		"Sum":     func() { pipe.Sum(p) },
 		"Product": func() { pipe.Product(p) },

@@ -141,8 +141,15 @@ func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
 	if f == nil {
 		panic("pipe: Map: f is nil")
 	}
-	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, openPos: mapPos(p, f), open: func() feeder[R] {
+	return mapEach(p, func() func(T) R { return f })
+}
+
+// mapEach is Map with the function made by mk each time the pipe is opened
+// for a goroutine (MapInit's calls init there).
+func mapEach[T, R any](p Pipe[T], mk func() func(T) R) Pipe[R] {
+	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, openPos: mapPos(p, mk), open: func() feeder[R] {
 		up := p.open()
+		f := mk()
 		buf := make([]R, batch)
 		var sink func([]R)
 		each := func(xs []T) {

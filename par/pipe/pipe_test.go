@@ -64,7 +64,7 @@ func TestAgainstLoops(t *testing.T) {
 				require.Equal(t, sum, f.Reduce(0, func(a, b int) int { return a + b }, opts...))
 				// A non-commutative fold: the order must be kept.
 				if n <= 1000 {
-					str := pipe.Fold(m, "", func(acc string, x int) string { return acc + strconv.Itoa(x) + "," },
+					str := pipe.Fold(m, func() string { return "" }, func(acc string, x int) string { return acc + strconv.Itoa(x) + "," },
 						func(a, b string) string { return a + b }, opts...)
 					want := ""
 					for _, x := range mapped {

@@ -70,34 +70,14 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 
 // Reduce combines the items of p with op, keeping their order. op must be
 // associative with identity as its identity element; identity is the result
-// for no items.
+// for no items. identity is a value that op combines, copied and never
+// modified by the library; an accumulator that is modified in place (a map)
+// wants Fold, which takes a constructor.
 func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 	if op == nil {
 		panic("pipe: Reduce: op is nil")
 	}
-	return Fold(p, identity, op, op, opts...)
-}
-
-// Fold reduces the items of p to an R: each piece folds its items into an
-// accumulator that starts at identity (fold), and the pieces' results combine
-// with merge, left then right. merge must be associative with identity as
-// its identity element, and fold must agree with it: fold(fold(identity, x),
-// y) equals merge(fold(identity, x), fold(identity, y)).
-func Fold[T, R any](p Pipe[T], identity R, fold func(R, T) R, merge func(R, R) R, opts ...par.Option) R {
-	if fold == nil {
-		panic("pipe: Fold: fold is nil")
-	}
-	if merge == nil {
-		panic("pipe: Fold: merge is nil")
-	}
-	ls := leavesOf(p, func(st *leafState[R]) func([]T) {
-		return func(xs []T) {
-			for _, x := range xs {
-				st.acc = fold(st.acc, x)
-			}
-		}
-	})
-	return par.ReduceRange(p.n, identity, func(lo, hi int) R { return ls.run(lo, hi, identity) }, merge, opts...)
+	return Fold(p, func() T { return identity }, op, op, opts...)
 }
 
 // Sum returns the sum of the items of p; 0 if there are none. Integer sums

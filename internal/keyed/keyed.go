@@ -1,0 +1,55 @@
+// Package keyed holds what an aggregation by key keeps (par's ReduceBy and
+// pipe's): per key, the values of one run of adjacent pieces of the range,
+// folded in order, and the merge of two runs' maps that keeps the order.
+package keyed
+
+// Map maps each key to the value folded so far. The values are held by
+// pointer, so that folding one more in costs one lookup, not a lookup and
+// an assignment.
+type Map[K comparable, V any] map[K]*V
+
+// Add folds v into the value of k with op, the value so far on the left; the
+// first value of a key is v itself.
+func (m Map[K, V]) Add(k K, v V, op func(V, V) V) {
+	if p := m[k]; p != nil {
+		*p = op(*p, v)
+		return
+	}
+	p := new(V) // here, not &v: a v that escapes would be moved to the heap at every call
+	*p = v
+	m[k] = p
+}
+
+// Merge merges the maps of two adjacent runs, a's before b's, and returns
+// the result: a key of both gets op(a's value, b's value). It moves the
+// entries of the smaller map into the larger, so that it costs the smaller
+// one's length, and takes both maps: neither may be used after.
+func Merge[K comparable, V any](a, b Map[K, V], op func(V, V) V) Map[K, V] {
+	if len(a) >= len(b) {
+		for k, pb := range b {
+			if pa := a[k]; pa != nil {
+				*pa = op(*pa, *pb)
+			} else {
+				a[k] = pb
+			}
+		}
+		return a
+	}
+	for k, pa := range a {
+		if pb := b[k]; pb != nil {
+			*pb = op(*pa, *pb)
+		} else {
+			b[k] = pa
+		}
+	}
+	return b
+}
+
+// Values returns a new map of the values of m.
+func (m Map[K, V]) Values() map[K]V {
+	out := make(map[K]V, len(m))
+	for k, p := range m {
+		out[k] = *p
+	}
+	return out
+}
