@@ -191,7 +191,7 @@ func optCallsOf() []optCall {
 		{"ScopeErr", func(n int, o []par.Option) {
 			_ = par.ScopeErr(ctx, func(context.Context, *par.Group, *par.Worker) error { return nil }, o...)
 		}},
-	}, surfaceCalls()...)
+	}, append(surfaceCalls(), foldCalls()...)...)
 }
 
 // TestZeroOptionPanics: a zero Option makes every call panic, on an empty

@@ -1,0 +1,317 @@
+package par_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+)
+
+// The folds (Fold, FoldRange, ReduceBy) give the result of the sequential
+// fold, in order, whatever the timing; and their accumulators follow the
+// runs of adjacent pieces, so that a call of elements that cost the same
+// makes a few per participant however long it runs.
+
+// span is a non-commutative fold of indices: the range it covers, which
+// merges only with the range right after it, and a checksum that depends on
+// the order of the elements.
+type span struct {
+	lo, hi int // [lo, hi), or lo == hi == -1 for none yet
+	hash   uint64
+	// user counts the goroutines folding into it at once, to catch two.
+	users *atomic.Int32
+}
+
+func newSpan() span { return span{lo: -1, hi: -1, users: new(atomic.Int32)} }
+
+func (s span) add(t *testing.T, i int) span {
+	if s.users.Add(1) != 1 {
+		t.Error("an accumulator is folded into by two goroutines at once")
+	}
+	defer s.users.Add(-1)
+	if s.lo < 0 {
+		s.lo, s.hi = i, i
+	}
+	if i != s.hi {
+		t.Errorf("element %d folded into the accumulator of [%d, %d)", i, s.lo, s.hi)
+	}
+	s.hi = i + 1
+	s.hash = s.hash*1099511628211 ^ uint64(i)
+	return s
+}
+
+func mergeSpans(t *testing.T) func(a, b span) span {
+	return func(a, b span) span {
+		if a.lo < 0 {
+			return b
+		}
+		if b.lo < 0 {
+			return a
+		}
+		if a.hi != b.lo {
+			t.Errorf("merge of [%d, %d) with [%d, %d), not adjacent", a.lo, a.hi, b.lo, b.hi)
+		}
+		h := a.hash
+		for i := b.lo; i < b.hi; i++ {
+			h = h*1099511628211 ^ uint64(i)
+		}
+		return span{lo: a.lo, hi: b.hi, hash: h, users: a.users}
+	}
+}
+
+func seqSpan(n int) span {
+	s := newSpan()
+	if n == 0 {
+		return s
+	}
+	s.lo, s.hi = 0, n
+	for i := range n {
+		s.hash = s.hash*1099511628211 ^ uint64(i)
+	}
+	return s
+}
+
+func sameSpan(t *testing.T, want, got span, what string) {
+	t.Helper()
+	require.Equal(t, [3]uint64{uint64(want.lo), uint64(want.hi), want.hash}, [3]uint64{uint64(got.lo), uint64(got.hi), got.hash}, what)
+}
+
+func TestFoldKeepsOrder(t *testing.T) {
+	eachCase(t, noInput, func(t *testing.T, n int, _ struct{}, s setup) {
+		want := seqSpan(n)
+		got := par.Fold(indices(n), newSpan, func(a span, i int) span { return a.add(t, i) }, mergeSpans(t), s.opts...)
+		sameSpan(t, want, got, "Fold")
+		got = par.FoldRange(n, newSpan, func(a span, lo, hi int) span {
+			for i := lo; i < hi; i++ {
+				a = a.add(t, i)
+			}
+			return a
+		}, mergeSpans(t), s.opts...)
+		sameSpan(t, want, got, "FoldRange")
+	})
+}
+
+// TestFoldEmpty: an empty input gives init(), made once.
+func TestFoldEmpty(t *testing.T) {
+	inits := 0
+	init := func() []int { inits++; return []int{42} }
+	got := par.Fold([]int(nil), init, func(a []int, x int) []int { return append(a, x) }, func(a, b []int) []int { return append(a, b...) })
+	require.Equal(t, []int{42}, got)
+	require.Equal(t, 1, inits)
+	got = par.FoldRange(0, init, func(a []int, lo, hi int) []int { return a }, func(a, b []int) []int { return a })
+	require.Equal(t, []int{42}, got)
+	require.Equal(t, 2, inits)
+}
+
+// maxAccumulatorsPerParticipant bounds the accumulators of a call of
+// uniform elements, per participant of its pool (its workers and the caller).
+// A call makes one per run of adjacent pieces, and a run begins only at the
+// call's first piece and where a stolen piece starts before the piece on its
+// left is done, so the accumulators are at most the steals plus one, which
+// the test checks exactly. On this project's 2-core machine, over 30 calls
+// of each of 64 thousand, a million and 4 million elements on pools of 1, 2
+// and 8 workers, a call made at most 3.5 per participant (most make 1 to 5
+// in all), 8 per participant under the race detector (16 for the 2
+// participants of a short call, the worst seen) and 7.5 with GOMAXPROCS=8;
+// a fold that made one per step of its pieces made hundreds.
+const maxAccumulatorsPerParticipant = 16
+
+// TestFoldAccumulatorsPerParticipant counts the accumulators (the calls of
+// init) of FoldRange and Fold over uniform elements, for calls from about
+// 0.1 ms to about 100 ms long, on pools of 1 to 8 workers: their number
+// follows the steals, and so the participants, not the call's length, the
+// steps of its pieces or the machine's speed.
+func TestFoldAccumulatorsPerParticipant(t *testing.T) {
+	lengths := []int{1 << 16, 1 << 20, 1 << 24}
+	if !full() {
+		lengths = []int{1 << 16, 1 << 20, 1 << 22}
+	}
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		parts := par.DefaultWorkers() + 1
+		stats := par.DefaultStats
+		if p != nil {
+			parts, stats = p.Workers()+1, p.Stats
+		}
+		bound := maxAccumulatorsPerParticipant * parts
+		// check runs one call that made inits accumulators, and requires
+		// them within the bound and within the steals of the call plus one.
+		check := func(what string, call func(inits *atomic.Int64)) (int, int) {
+			before := stats().Total().Steals
+			var inits atomic.Int64
+			call(&inits)
+			made := int(inits.Load())
+			require.LessOrEqual(t, made, bound, "accumulators of %s", what)
+			// A worker publishes its steals when it runs out of work, a
+			// moment after the call returns: wait for them.
+			steals := 0
+			for range 2000 {
+				if steals = int(stats().Total().Steals - before); made <= steals+1 {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			require.LessOrEqual(t, made, steals+1, "accumulators of %s, against its steals", what)
+			return made, steals
+		}
+		for _, n := range lengths {
+			t.Run(fmt.Sprintf("%s/n=%d", poolName(p), n), func(t *testing.T) {
+				most, steps := 0, int64(0)
+				for range 4 {
+					made, _ := check("FoldRange", func(inits *atomic.Int64) {
+						var calls atomic.Int64
+						sum := par.FoldRange(n, func() uint64 { inits.Add(1); return 0 }, func(acc uint64, lo, hi int) uint64 {
+							calls.Add(1)
+							return acc + uniform(lo, hi)
+						}, func(a, b uint64) uint64 { return a + b }, opts...)
+						require.Equal(t, uniform(0, n), sum)
+						steps = max(steps, calls.Load())
+					})
+					most = max(most, made)
+				}
+				t.Logf("at most %d accumulators for %d participants; fold called up to %d times", most, parts, steps)
+			})
+		}
+		// Fold, and ReduceBy, whose maps are its accumulators, share
+		// FoldRange's runs: one length.
+		in := indices(lengths[1])
+		check("Fold", func(inits *atomic.Int64) {
+			par.Fold(in, func() int { inits.Add(1); return 0 }, func(a, x int) int { return a + x%3 }, func(a, b int) int { return a + b }, opts...)
+		})
+	}
+}
+
+// uniform is a body of elements that cost the same, a few nanoseconds each:
+// the sum over [lo, hi) of a hash of i.
+func uniform(lo, hi int) uint64 {
+	var s uint64
+	for i := lo; i < hi; i++ {
+		x := uint64(i) * 0x9E3779B97F4A7C15
+		s += x ^ x>>29
+	}
+	return s
+}
+
+// ordered is an associative, non-commutative value: the polynomial hash of
+// a sequence of indices, with the power of its length, so that the result
+// of a ReduceBy tells whether the values of a key were combined in order.
+type ordered struct{ hash, pow uint64 }
+
+const orderedBase = 1099511628211
+
+func orderedOf(i int) ordered { return ordered{uint64(i) + 1, orderedBase} }
+
+func (a ordered) then(b ordered) ordered { return ordered{a.hash*b.pow + b.hash, a.pow * b.pow} }
+
+func TestReduceByMatchesSequential(t *testing.T) {
+	eachCase(t, func(r *rand.Rand, n int) []int { return smallInts(r, n, 50) }, func(t *testing.T, n int, in []int, s setup) {
+		want := map[int]ordered{}
+		for i, x := range in {
+			if o, ok := want[x%13]; ok {
+				want[x%13] = o.then(orderedOf(i))
+			} else {
+				want[x%13] = orderedOf(i)
+			}
+		}
+		got := par.ReduceBy(indices(n), func(i int) (int, ordered) { return in[i] % 13, orderedOf(i) }, ordered.then, s.opts...)
+		require.Equal(t, want, got)
+		counts := par.ReduceBy(in, func(x int) (int, int) { return x, 1 }, func(a, b int) int { return a + b }, s.opts...)
+		require.Equal(t, par.CountBy(in, func(x int) int { return x }, s.opts...), counts, "ReduceBy of ones is CountBy")
+	})
+}
+
+// TestReduceByEmpty: no elements give an empty map, not nil.
+func TestReduceByEmpty(t *testing.T) {
+	got := par.ReduceBy([]int{}, func(x int) (int, int) { return x, x }, func(a, b int) int { return a + b })
+	require.NotNil(t, got)
+	require.Empty(t, got)
+}
+
+// TestInitValuesHandedBack: ForEachInit and ForRangeInit return every value
+// that init made, and every element went through one of them.
+func TestInitValuesHandedBack(t *testing.T) {
+	eachCase(t, noInput, func(t *testing.T, n int, _ struct{}, s setup) {
+		var made atomic.Int64
+		newMap := func() map[int]int { made.Add(1); return map[int]int{} }
+		maps := par.ForEachInit(indices(n), newMap, func(m map[int]int, x int) { m[x%5]++ }, s.opts...)
+		require.Len(t, maps, int(made.Load()))
+		total := 0
+		for _, m := range maps {
+			for _, c := range m {
+				total += c
+			}
+		}
+		require.Equal(t, n, total)
+
+		made.Store(0)
+		ranges := par.ForRangeInit(n, func() *[]int { made.Add(1); return new([]int) }, func(r *[]int, lo, hi int) {
+			*r = append(*r, lo, hi)
+		}, s.opts...)
+		require.Len(t, ranges, int(made.Load()))
+		seen := make([]int, n)
+		for _, r := range ranges {
+			for k := 0; k < len(*r); k += 2 {
+				for i := (*r)[k]; i < (*r)[k+1]; i++ {
+					seen[i]++
+				}
+			}
+		}
+		for i, c := range seen {
+			if c != 1 {
+				t.Fatalf("element %d in %d pieces", i, c)
+			}
+		}
+	})
+}
+
+func TestFoldNilArguments(t *testing.T) {
+	init := func() int { return 0 }
+	add := func(a, b int) int { return a + b }
+	leaf := func(a, lo, hi int) int { return a }
+	kv := func(x int) (int, int) { return x, x }
+	newInt := func() *int { return new(int) }
+	for _, c := range []struct {
+		call func()
+		want string
+	}{
+		{func() { par.Fold(indices(3), nil, add, add) }, "par: Fold: init is nil"},
+		{func() { par.Fold(indices(3), init, nil, add) }, "par: Fold: fold is nil"},
+		{func() { par.Fold(indices(3), init, add, nil) }, "par: Fold: merge is nil"},
+		{func() { par.Fold[[]int, int, int](indices(3), nil, nil, nil) }, "par: Fold: init, fold and merge are nil"},
+		{func() { par.FoldRange(3, nil, leaf, add) }, "par: FoldRange: init is nil"},
+		{func() { par.FoldRange(3, init, nil, add) }, "par: FoldRange: fold is nil"},
+		{func() { par.FoldRange(3, init, leaf, nil) }, "par: FoldRange: merge is nil"},
+		{func() { par.FoldRange(-1, init, leaf, add) }, "par: FoldRange: n = -1, want n >= 0"},
+		{func() { par.ReduceBy[[]int, int, int, int](indices(3), nil, add) }, "par: ReduceBy: f is nil"},
+		{func() { par.ReduceBy(indices(3), kv, nil) }, "par: ReduceBy: op is nil"},
+		{func() { par.ReduceBy[[]int, int, int, int](indices(0), nil, nil) }, "par: ReduceBy: f and op are nil"},
+		{func() { par.ForRangeInit(3, nil, func(*int, int, int) {}) }, "par: ForRangeInit: init is nil"},
+		{func() { par.ForRangeInit(3, newInt, nil) }, "par: ForRangeInit: f is nil"},
+		{func() { par.ForRangeInit[*int](3, nil, nil) }, "par: ForRangeInit: init and f are nil"},
+		{func() { par.ForRangeInit(-2, newInt, func(*int, int, int) {}) }, "par: ForRangeInit: n = -2, want n >= 0"},
+	} {
+		require.Equal(t, c.want, panicValue(t, c.call))
+	}
+}
+
+// foldCalls are the folds' calls for the option tables of args_test.go.
+func foldCalls() []optCall {
+	add := func(a, b int) int { return a + b }
+	zero := func() int { return 0 }
+	return []optCall{
+		{"Fold", func(n int, o []par.Option) { par.Fold(indices(n), zero, add, add, o...) }},
+		{"FoldRange", func(n int, o []par.Option) {
+			par.FoldRange(n, zero, func(a, lo, hi int) int { return a + hi - lo }, add, o...)
+		}},
+		{"ReduceBy", func(n int, o []par.Option) {
+			par.ReduceBy(indices(n), func(x int) (int, int) { return x % 3, x }, add, o...)
+		}},
+		{"ForRangeInit", func(n int, o []par.Option) {
+			par.ForRangeInit(n, func() *int { return new(int) }, func(*int, int, int) {}, o...)
+		}},
+	}
+}
