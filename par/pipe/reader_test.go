@@ -1,0 +1,194 @@
+package pipe_test
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/par/pipe"
+)
+
+// A Reader's pipes give the pieces and positions that the in-memory sources
+// give for the same text, whatever the reader and however the range is cut.
+
+// readerTexts are texts with the edge cases of the cuts: empty, separators
+// at either end, empty pieces, no final separator, and pieces far longer
+// than what a piece of the range reads at first.
+func readerTexts() map[string]string {
+	long := strings.Repeat("x", 20_000)
+	var rows strings.Builder
+	for i := range 5000 {
+		rows.WriteString(strings.Repeat("ab", i%7))
+		rows.WriteString(";12.3 w\n")
+	}
+	return map[string]string{
+		"empty":        "",
+		"newline":      "\n",
+		"one":          "a",
+		"one-nl":       "a\n",
+		"two-nl":       "a\n\n",
+		"blank-lines":  "\n\n\nx\n\n",
+		"spaces":       "  a \t b\r\n\v c  ",
+		"long-lines":   long + "\n" + long + "\n\n" + long,
+		"long-fields":  long + " " + long + "  \n" + long,
+		"long-spaces":  "a" + strings.Repeat(" ", 20_000) + "b",
+		"rows":         rows.String(),
+		"rows-no-last": strings.TrimSuffix(rows.String(), "\n"),
+	}
+}
+
+// readers returns ways to read text as a Reader: a strings.Reader (ReadAt
+// and Size), a regular file, and a reader with neither (read whole).
+func readers(t *testing.T, text string) map[string]func() *pipe.Reader {
+	path := filepath.Join(t.TempDir(), "text")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	return map[string]func() *pipe.Reader{
+		"strings.Reader": func() *pipe.Reader { return pipe.NewReader(strings.NewReader(text)) },
+		"file": func() *pipe.Reader {
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			t.Cleanup(func() { f.Close() })
+			return pipe.NewReader(f)
+		},
+		"plain": func() *pipe.Reader { return pipe.NewReader(io.MultiReader(strings.NewReader(text))) },
+	}
+}
+
+// pieces collects the items of p with their positions.
+func pieces(p pipe.Pipe[string], opts ...par.Option) ([]string, []int) {
+	type at struct {
+		s string
+		i int
+	}
+	got := pipe.MapIndex(p, func(i int, s string) at { return at{s, i} }).Collect(opts...)
+	ss, is := make([]string, len(got)), make([]int, len(got))
+	for k, a := range got {
+		ss[k], is[k] = a.s, a.i
+	}
+	return ss, is
+}
+
+func TestReaderMatchesMemory(t *testing.T) {
+	grains := [][]par.Option{nil, {par.WithGrain(1)}, {par.WithGrain(7)}, {par.WithGrain(1000)}}
+	for name, text := range readerTexts() {
+		for how, open := range readers(t, text) {
+			for _, opts := range grains {
+				r := open()
+				for _, c := range []struct {
+					what      string
+					got, want pipe.Pipe[string]
+				}{
+					{"Lines", r.Lines(), pipe.Lines(text)},
+					{"Split", r.Split(';'), pipe.Split(text, ';')},
+					{"Split-nl", r.Split('\n'), pipe.Split(text, '\n')},
+					{"Fields", r.Fields(), pipe.Fields(text)},
+				} {
+					if len(text) > 1000 && len(opts) > 0 {
+						opts = []par.Option{par.WithGrain(997)} // a grain of a byte over 20 KB: slow, and no more telling
+					}
+					require.Equal(t, c.want.Len(), c.got.Len(), "%s %s %s", name, how, c.what)
+					ws, wi := pieces(c.want, opts...)
+					gs, gi := pieces(c.got, opts...)
+					require.True(t, slices.Equal(ws, gs), "%s %s %s %v: pieces differ", name, how, c.what, opts)
+					require.Equal(t, wi, gi, "%s %s %s: positions", name, how, c.what)
+					require.Equal(t, len(ws), c.got.Count(opts...), "%s %s %s: Count", name, how, c.what)
+				}
+				require.NoError(t, r.Err())
+			}
+		}
+	}
+}
+
+// failingAt is a text whose ReadAt fails for every byte at or past at.
+type failingAt struct {
+	*strings.Reader
+	at  int64
+	err error
+}
+
+func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) <= f.at {
+		return f.Reader.ReadAt(p, off)
+	}
+	k := max(0, int(f.at-off))
+	n, _ := f.Reader.ReadAt(p[:k], off)
+	return n, f.err
+}
+
+func TestReaderError(t *testing.T) {
+	text := strings.Repeat("line of text\n", 10_000)
+	boom := errors.New("boom")
+	r := pipe.NewReader(failingAt{strings.NewReader(text), int64(len(text) / 2), boom})
+	n := r.Lines().Count()
+	require.ErrorIs(t, r.Err(), boom)
+	require.Less(t, n, 10_000, "lines past the error are not read")
+
+	// A file that is shorter than its size says: the end is an error too.
+	short := failingAt{strings.NewReader(text), int64(len(text) - 5), io.EOF}
+	r = pipe.NewReader(short)
+	r.Lines().ForEach(func(string) {})
+	require.ErrorIs(t, r.Err(), io.ErrUnexpectedEOF)
+
+	// A reader without ReadAt is read whole, and its error kept.
+	r = pipe.NewReader(io.MultiReader(strings.NewReader("a\nb\n"), errReader{boom}))
+	require.Equal(t, []string{"a", "b"}, r.Lines().Collect())
+	require.ErrorIs(t, r.Err(), boom)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// TestReaderReadsInPieces checks that a Reader is read by the pieces of the
+// range, each what it needs, and not whole first: every ReadAt of a call over
+// a text of many blocks is far shorter than the text, and together they
+// read it about once.
+func TestReaderReadsInPieces(t *testing.T) {
+	text := strings.Repeat("station;-12.3\n", 200_000) // 2.8 MB
+	c := &countingReaderAt{r: strings.NewReader(text)}
+	r := pipe.NewReader(sized{c, int64(len(text))})
+	require.Equal(t, 200_000, r.Lines().Count())
+	require.NoError(t, r.Err())
+	require.Less(t, c.largest.Load(), int64(len(text)/2), "one ReadAt read half the text")
+	require.Less(t, c.total.Load(), int64(len(text))*3/2, "the text was read more than once and a half")
+	require.GreaterOrEqual(t, c.total.Load(), int64(len(text)))
+}
+
+func TestNewReaderNil(t *testing.T) {
+	require.PanicsWithValue(t, "pipe: NewReader: r is nil", func() { pipe.NewReader(nil) })
+}
+
+// sized is an io.ReaderAt with a Size.
+type sized struct {
+	io.ReaderAt
+	n int64
+}
+
+func (s sized) Size() int64 { return s.n }
+
+func (s sized) Read([]byte) (int, error) { panic("a Reader with ReadAt must not call Read") }
+
+// countingReaderAt counts what is read through it.
+type countingReaderAt struct {
+	r              io.ReaderAt
+	total, largest atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.total.Add(int64(n))
+	for {
+		l := c.largest.Load()
+		if int64(n) <= l || c.largest.CompareAndSwap(l, int64(n)) {
+			break
+		}
+	}
+	return n, err
+}
