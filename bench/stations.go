@@ -427,6 +427,25 @@ func w12Weft(text string, opts []par.Option) map[string]w12Stat {
 	}, w12Stat.merge, opts...)
 }
 
+// w12WeftFile is W12 from the file at path as a user writes it with weft:
+// w12Weft over the lines of a Reader of the file.
+func w12WeftFile(path string, opts []par.Option) map[string]w12Stat {
+	f, err := os.Open(path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	r := pipe.NewReader(f)
+	stats := pipe.ReduceBy(r.Lines(), func(line string) (string, w12Stat) {
+		name, t := w12Parse(line)
+		return name, w12One(t)
+	}, w12Stat.merge, opts...)
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	return stats
+}
+
 func (s *suite) stationImpls(n int) []impl {
 	e := s.env
 	text := w12Text(n)
@@ -474,14 +493,8 @@ func (s *suite) stationFileImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "bufio.Scanner over the file, a map[string]*stat",
 			func() w12Map { return w12SeqFile(path) }),
-		resultImpl("weft", kindWeft, "os.ReadFile, then W12's weft (to be replaced by the streamed source)",
-			func() map[string]w12Stat {
-				data, err := os.ReadFile(path)
-				if err != nil {
-					panic(err)
-				}
-				return w12Weft(string(data), s.opts)
-			}, w12SumVals(size)),
+		resultImpl("weft", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): the file read in pieces by the goroutines that fold them",
+			func() map[string]w12Stat { return w12WeftFile(path, s.opts) }, w12SumVals(size)),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
