@@ -12,7 +12,6 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/twotwotwo/sorts v0.0.0-20160814051341-bf5c1f2b8553
 	github.com/weftgo/weft v0.0.0
-	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.19.0
 )
 

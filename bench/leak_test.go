@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/weftgo/weft/internal/leakcheck"
 )
 
 // idleWorker is in the stack of a weft pool worker waiting for work and of no
@@ -17,5 +17,5 @@ const idleWorker = "github.com/weftgo/weft/internal/sched.(*Worker).findWork"
 // is initialized, which lives as long as the process. The pools of the other
 // libraries that a suite starts must be released by it.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(), goleak.IgnoreAnyFunction(idleWorker))
+	leakcheck.VerifyTestMain(m, leakcheck.IgnoreCurrent(), leakcheck.IgnoreAnyFunction(idleWorker))
 }

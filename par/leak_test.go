@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/leakcheck"
 	"github.com/weftgo/weft/par"
-	"go.uber.org/goleak"
 )
 
 // idleWorker is the function in the stack of every worker goroutine of a
@@ -28,14 +28,14 @@ const idleWorker = "github.com/weftgo/weft/internal/sched.(*Worker).findWork"
 
 // ignoreIdleWorkers is the option of every leak check that may meet the
 // default pool.
-var ignoreIdleWorkers = goleak.IgnoreAnyFunction(idleWorker)
+var ignoreIdleWorkers = leakcheck.IgnoreAnyFunction(idleWorker)
 
 // TestMain fails the package if a goroutine other than an idle worker is
 // left when the tests end, and if more idle workers are left than the
 // default pool has: a private pool that a test did not close, or whose Close
 // left workers behind.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, ignoreIdleWorkers, goleak.Cleanup(func(code int) {
+	leakcheck.VerifyTestMain(m, ignoreIdleWorkers, leakcheck.Cleanup(func(code int) {
 		if code == 0 {
 			if err := onlyDefaultWorkers(); err != nil {
 				fmt.Fprintln(os.Stderr, "leak:", err)
@@ -91,15 +91,15 @@ func onEachPool(t *testing.T, f func(t *testing.T, p *par.Pool, opts []par.Optio
 	t.Helper()
 	t.Run("default", func(t *testing.T) {
 		f(t, nil, nil)
-		goleak.VerifyNone(t, ignoreIdleWorkers)
+		leakcheck.VerifyNone(t, ignoreIdleWorkers)
 	})
 	for _, n := range []int{1, 2, 8} {
 		t.Run(fmt.Sprintf("pool%d", n), func(t *testing.T) {
-			before := goleak.IgnoreCurrent()
+			before := leakcheck.IgnoreCurrent()
 			p := par.NewPool(par.Workers(n))
 			f(t, p, poolOpts(p))
 			p.Close()
-			goleak.VerifyNone(t, before)
+			leakcheck.VerifyNone(t, before)
 		})
 	}
 }
@@ -175,11 +175,11 @@ func TestLeakPrivatePoolClose(t *testing.T) {
 	for _, u := range uses {
 		for _, workers := range []int{1, 2, 8} {
 			t.Run(fmt.Sprintf("%s/pool%d", u.name, workers), func(t *testing.T) {
-				before := goleak.IgnoreCurrent()
+				before := leakcheck.IgnoreCurrent()
 				p := par.NewPool(par.Workers(workers))
 				u.use(p)
 				p.Close()
-				goleak.VerifyNone(t, before) // no ignore of workers: Close must end them
+				leakcheck.VerifyNone(t, before) // no ignore of workers: Close must end them
 			})
 		}
 	}
@@ -189,11 +189,11 @@ func TestLeakPrivatePoolClose(t *testing.T) {
 // open private pool's workers are reported.
 func TestLeakCheckSeesPrivateWorkers(t *testing.T) {
 	warmDefault()
-	before := goleak.IgnoreCurrent()
+	before := leakcheck.IgnoreCurrent()
 	p := par.NewPool(par.Workers(2))
 	defer p.Close()
 	par.For(100, func(int) {}, par.OnPool(p), par.WithGrain(1))
-	err := goleak.Find(before)
+	err := leakcheck.Find(before)
 	require.Error(t, err, "the workers of an open pool must be seen")
 	require.Contains(t, err.Error(), "internal/sched.(*Worker)")
 }
@@ -629,10 +629,10 @@ func TestLeakIgnoreIsNarrow(t *testing.T) {
 		})
 	}()
 	<-started
-	err := goleak.Find(ignoreIdleWorkers)
+	err := leakcheck.Find(ignoreIdleWorkers)
 	close(release)
 	<-done
 	require.Error(t, err, "a task blocked on a worker must be reported")
 	require.Contains(t, err.Error(), "TestLeakIgnoreIsNarrow")
-	goleak.VerifyNone(t, ignoreIdleWorkers)
+	leakcheck.VerifyNone(t, ignoreIdleWorkers)
 }

@@ -3,9 +3,9 @@ package split_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/weftgo/weft/internal/leakcheck"
 )
 
 // TestMain fails the package if a test leaves a goroutine behind. split starts
 // none of its own.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { leakcheck.VerifyTestMain(m) }

@@ -7,7 +7,6 @@ replace github.com/weftgo/weft => ../..
 require (
 	github.com/stretchr/testify v1.12.1
 	github.com/weftgo/weft v0.0.0
-	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.23.0
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/weftgo/weft/internal/leakcheck"
 )
 
 // idleWorker is in the stack of a weft pool worker waiting for work and of no
@@ -12,5 +12,5 @@ import (
 const idleWorker = "github.com/weftgo/weft/internal/sched.(*Worker).findWork"
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction(idleWorker))
+	leakcheck.VerifyTestMain(m, leakcheck.IgnoreAnyFunction(idleWorker))
 }

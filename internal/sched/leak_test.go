@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/leakcheck"
 	"github.com/weftgo/weft/internal/sched"
-	"go.uber.org/goleak"
 )
 
 // idleWorker is in the stack of a pool worker waiting for work, searching or
@@ -16,7 +16,7 @@ import (
 const idleWorker = "github.com/weftgo/weft/internal/sched.(*Worker).findWork"
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction(idleWorker))
+	leakcheck.VerifyTestMain(m, leakcheck.IgnoreAnyFunction(idleWorker))
 }
 
 // TestCloseEndsRestartedWorkers: a worker whose goroutine a task ended with
@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 // the others do. Nothing is ignored: every worker of the pool must be gone.
 func TestCloseEndsRestartedWorkers(t *testing.T) {
 	sched.Default().Run(func(*sched.Worker) {}) // its workers are in the snapshot
-	before := goleak.IgnoreCurrent()
+	before := leakcheck.IgnoreCurrent()
 	p := sched.New(2)
 	for range 10 {
 		done := make(chan struct{})
@@ -40,5 +40,5 @@ func TestCloseEndsRestartedWorkers(t *testing.T) {
 	p.Run(func(w *sched.Worker) { got = fib(w, 20) })
 	require.Equal(t, 6765, got)
 	p.Close()
-	goleak.VerifyNone(t, before)
+	leakcheck.VerifyNone(t, before)
 }
