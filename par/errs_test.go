@@ -391,8 +391,12 @@ func TestErrPanic(t *testing.T) {
 func TestErrLowestIndex(t *testing.T) {
 	for _, p := range errPools(t) {
 		for _, n := range errSizes[2:] {
-			if errBig(p, n) {
+			if errBig(p, n) || n >= 1_000_000 && p.name != "default" {
 				continue
+			}
+			reps := 3 // the stop races the failures: a few calls see more interleavings
+			if n >= 1_000_000 {
+				reps = 1 // under -race a call of this size takes seconds
 			}
 			for _, fs := range []struct {
 				name  string
@@ -425,7 +429,7 @@ func TestErrLowestIndex(t *testing.T) {
 						}
 					}
 					opts := append([]par.Option{par.LowestIndexError()}, p.opts...)
-					for range 3 {
+					for range reps {
 						reset()
 						_, err := bothErr(t, context.Background(), n, g, reset, opts)
 						require.Equal(t, errIndex{low}, err)
