@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -140,6 +141,15 @@ func (t *Reader) Split(sep byte) Pipe[string] {
 func (t *Reader) Fields() Pipe[string] {
 	return t.pipe(t.size, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
 		w.feedFields(lo, hi, buf, pbuf, sink)
+	})
+}
+
+// LineChunks returns the pipeline of the text cut into chunks of whole
+// lines, as LineChunks does for a text in memory: the same chunks at the
+// same positions, each read as one string.
+func (t *Reader) LineChunks() Pipe[string] {
+	return t.pipe(chunksOf(t.size), func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+		w.feedLineChunks(lo, hi, buf, pbuf, sink)
 	})
 }
 
@@ -374,4 +384,76 @@ func (w *window) space(i int) int {
 		return 1
 	}
 	return 0
+}
+
+// feedLineChunks is feedLineChunks of linechunks.go for a Reader: the
+// chunks at the positions [lo, hi).
+func (w *window) feedLineChunks(lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+	n := w.t.size
+	ok := w.begin(min(hi*lineChunk, n))
+	start := min(lo*lineChunk, n)
+	if ok && start > 0 && start < n {
+		if j := w.index(start-1, n, '\n'); j >= 0 {
+			start = j + 1
+		} else {
+			start, ok = n, false
+		}
+	}
+	for lo < hi {
+		next := batchEnd(lo, hi)
+		buf = buf[:0]
+		if pbuf != nil {
+			pbuf = pbuf[:0]
+		}
+		for k := lo; k < next && ok; k++ {
+			end := w.lineStart(start, (k+1)*lineChunk)
+			if end < 0 {
+				ok = false
+				break
+			}
+			if end > start {
+				buf = append(buf, w.piece(start, end))
+				if pbuf != nil {
+					pbuf = append(pbuf, k)
+				}
+			}
+			start = end
+		}
+		sink(pbuf, buf)
+		lo = next
+	}
+}
+
+// lineStart returns the start of the first line that starts at or after
+// byte b (or the text's end), and leaves the window holding the bytes from
+// start to it, so that they are one string; start <= b. It returns -1 if a
+// read failed before it.
+func (w *window) lineStart(start, b int) int {
+	if b >= w.end {
+		b = w.end
+	}
+	if start >= b {
+		return start
+	}
+	if !w.has(start) && !w.load(start, b-start) {
+		return -1
+	}
+	from := b - 1 // a line starts after every '\n'
+	for {
+		stop := w.base + len(w.str)
+		if from < stop {
+			if i := strings.IndexByte(w.str[from-w.base:], '\n'); i >= 0 {
+				return from + i + 1
+			}
+			from = stop
+		}
+		if stop >= w.end {
+			return w.end
+		}
+		// The block ends before the line does: read again from start,
+		// twice as much.
+		if !w.load(start, 2*(stop-start)) {
+			return -1
+		}
+	}
 }
