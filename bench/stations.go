@@ -417,33 +417,41 @@ func w12Dynamic(e *env, text string) w12Map {
 	return w12MergeMaps(maps)
 }
 
-// w12Weft is W12 as a user writes it with weft: the rows of the text, each
-// cut into its station and a statistics of one temperature, reduced by
-// station.
-func w12Weft(text string, opts []par.Option) map[string]w12Stat {
-	return pipe.ReduceBy(pipe.Lines(text), func(line string) (string, w12Stat) {
-		name, t := w12Parse(line)
-		return name, w12One(t)
-	}, w12Stat.merge, opts...)
+// w12Weft is W12 as a user writes it with weft: the text in chunks of whole
+// lines, each folded into a map of the participant's own by the loop the
+// hand-written programs run over their parts, and the maps merged.
+func w12Weft(text string, opts []par.Option) w12Map {
+	return pipe.Fold(pipe.LineChunks(text), newW12Map, w12AddText, w12Merge, opts...)
 }
 
-// w12WeftFile is W12 from the file at path as a user writes it with weft:
-// w12Weft over the lines of a Reader of the file.
-func w12WeftFile(path string, opts []par.Option) map[string]w12Stat {
+// w12WeftFile is w12Weft over the chunks of the file at path, read by the
+// goroutines that fold them.
+func w12WeftFile(path string, opts []par.Option) w12Map {
 	f, err := os.Open(path)
 	if err != nil {
 		panic(err)
 	}
 	defer f.Close()
 	r := pipe.NewReader(f)
-	stats := pipe.ReduceBy(r.Lines(), func(line string) (string, w12Stat) {
-		name, t := w12Parse(line)
-		return name, w12One(t)
-	}, w12Stat.merge, opts...)
+	stats := pipe.Fold(r.LineChunks(), newW12Map, w12AddText, w12Merge, opts...)
 	if err := r.Err(); err != nil {
 		panic(err)
 	}
 	return stats
+}
+
+func newW12Map() w12Map { return w12Map{} }
+
+// w12Merge merges the maps of two parts.
+func w12Merge(a, b w12Map) w12Map { return w12MergeMaps([]w12Map{a, b}) }
+
+// w12WeftByKey is W12 as the aggregation by key over the lines: a station
+// and a statistics of one row per line, merged per station.
+func w12WeftByKey(lines pipe.Pipe[string], opts []par.Option) map[string]w12Stat {
+	return pipe.ReduceBy(lines, func(line string) (string, w12Stat) {
+		name, t := w12Parse(line)
+		return name, w12One(t)
+	}, w12Stat.merge, opts...)
 }
 
 func (s *suite) stationImpls(n int) []impl {
@@ -456,8 +464,10 @@ func (s *suite) stationImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "a plain loop over the rows, a map[string]*stat",
 			func() w12Map { return w12Seq(text) }),
-		resultImpl("weft", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a map per run of adjacent pieces, merged in order",
-			func() map[string]w12Stat { return w12Weft(text, s.opts) }, w12SumVals(len(text))),
+		mk("weft", kindWeft, "pipe.Fold(pipe.LineChunks(text), newMap, addLines, merge): a map per run of adjacent pieces, the hand-written loop over each chunk's lines",
+			func() w12Map { return w12Weft(text, s.opts) }),
+		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a call per line",
+			func() map[string]w12Stat { return w12WeftByKey(pipe.Lines(text), s.opts) }, w12SumVals(len(text))),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
@@ -493,8 +503,17 @@ func (s *suite) stationFileImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "bufio.Scanner over the file, a map[string]*stat",
 			func() w12Map { return w12SeqFile(path) }),
-		resultImpl("weft", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): the file read in pieces by the goroutines that fold them",
-			func() map[string]w12Stat { return w12WeftFile(path, s.opts) }, w12SumVals(size)),
+		mk("weft", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunks(), newMap, addLines, merge): the file read in pieces by the goroutines that fold them",
+			func() w12Map { return w12WeftFile(path, s.opts) }),
+		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): a call per line",
+			func() map[string]w12Stat {
+				f, err := os.Open(path)
+				if err != nil {
+					panic(err)
+				}
+				defer f.Close()
+				return w12WeftByKey(pipe.NewReader(f).Lines(), s.opts)
+			}, w12SumVals(size)),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
