@@ -147,3 +147,9 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 		b(w)
 	}
 }
+
+// NewClocked is New with clock, in nanoseconds, timing the search's linger.
+func NewClocked(n int, clock func() int64) *Pool { return newPool(n, clock) }
+
+// Linger is how long a worker searches after its last task before it parks.
+const Linger = linger

@@ -18,6 +18,7 @@ type Pool struct {
 	n       int
 	workers []*Worker // the pool's own, table[:n]
 	epoch   time.Time
+	fake    func() int64 // a test's clock for the linger (see clock), or nil
 
 	// table lists every worker then every seat; it only grows, copy on write
 	// under mu, so that thieves read it without a lock.
@@ -48,11 +49,14 @@ type Pool struct {
 func DefaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
 // New starts a pool of n workers; n <= 0 means DefaultWorkers().
-func New(n int) *Pool {
+func New(n int) *Pool { return newPool(n, nil) }
+
+// newPool is New with a fake clock for the linger (nil: the real one).
+func newPool(n int, fake func() int64) *Pool {
 	if n <= 0 {
 		n = DefaultWorkers()
 	}
-	p := &Pool{n: n, epoch: time.Now()}
+	p := &Pool{n: n, epoch: time.Now(), fake: fake}
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = newWorker(p, i, true)

@@ -262,6 +262,37 @@ func TestLostWakeup(t *testing.T) {
 	}
 }
 
+// TestLingerBound: a worker that runs out of work keeps searching while the
+// pool's clock stays short of Linger after its last task, however many rounds
+// it makes, and parks at its first look at the clock from then on; Close does
+// not wait for a lingering worker's clock.
+func TestLingerBound(t *testing.T) {
+	var now, reads atomic.Int64
+	p := sched.NewClocked(1, func() int64 { reads.Add(1); return now.Load() })
+	defer p.Close()
+	lingering := func(what string) {
+		t.Helper()
+		r := reads.Load()
+		waitFor(t, what, func() bool { return reads.Load() > r+1000 }) // a thousand rounds past searchRounds
+		require.Zero(t, p.Sleeping(), "the worker parked %s", what)
+		require.Equal(t, 1, p.Searching(), "the worker stopped searching %s", what)
+	}
+	lingering("on a clock short of its first linger")
+	now.Store(int64(sched.Linger))
+	waitFor(t, "the worker to park once its first linger passed", func() bool { return p.Sleeping() == 1 })
+
+	last := now.Load() // the task runs with the clock here
+	p.Spawn(func(*sched.Worker) {}).Wait()
+	lingering("right after its task")
+	now.Store(last + int64(sched.Linger) - 1)
+	lingering("a nanosecond short of Linger after its task")
+	now.Store(last + int64(sched.Linger))
+	waitFor(t, "the worker to park at Linger after its task", func() bool { return p.Sleeping() == 1 })
+
+	p.Spawn(func(*sched.Worker) {}).Wait()
+	lingering("before Close")
+}
+
 func TestParkedPoolSleeps(t *testing.T) {
 	p := newPool(t, 4)
 	p.Run(func(w *sched.Worker) { fib(w, 20) })
