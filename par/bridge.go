@@ -284,8 +284,13 @@ func run[R any](c *config, n int, b *body[R]) R {
 // prefix folds [0, hi) alone, in the chunks that split.Prefix plans, reading
 // clock once a chunk, and returns that fold and the prefix's plan. hi is n
 // when the whole range was done, or the call was settled or stopped at hi.
+// The prefix is warm (split.Prefix.Warm) when a worker of the call's pool is
+// searching as the call begins.
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
 	pf = split.NewPrefix(n, c.minLen, clock())
+	if c.searching() > 0 {
+		pf.Warm()
+	}
 	hi = pf.End()
 	acc = b.fold(0, hi)
 	for hi < n && !b.done(hi) && pf.Next(clock()) {
@@ -309,6 +314,14 @@ func parallel[R any](c *config, lo, hi int, b *body[R], pace split.Pace) R {
 		r = reduce(w, lo, hi, sp, false, b)
 	})
 	return r
+}
+
+// searching returns how many workers of the call's pool are searching.
+func (c *config) searching() int {
+	if c.pool != nil {
+		return c.pool.p.Searching()
+	}
+	return sched.Default().Searching()
 }
 
 // run calls f with a seat of the call's pool.

@@ -19,6 +19,21 @@ const PrefixGrowth = 8
 // there and not spend the rest of its budget alone.
 const LongCall = 4 * PrefixBudget
 
+// WarmLook is when a warm prefix, of a call that begins while a worker of
+// its pool is searching (Prefix.Warm), hands the rest to the pool: that
+// worker takes a fork within a round of its search, with no wake-up to hide,
+// so the pool pays for a far shorter rest. A warm prefix ends as soon as its
+// last chunk took an eighth of WarmLook or more and, at that chunk's pace,
+// the rest promises twice WarmLook or more; otherwise it goes on as a cold
+// one. The last chunk's pace, not the prefix's: the first chunks are a few
+// elements each, whose time is mostly the clock's own (some 70 ns a read
+// here), and a cheap body timed by them looks several times dearer than it
+// is (W1's x*x over 10,000 elements, 4 µs, went to the pool and took twice
+// as long). The pool's workers search for a while after their last task
+// before they park, so calls that come in a stream are warm: calls of 20 to
+// 100 µs show the effect (W11 of go run ./bench).
+const WarmLook = PrefixBudget / 4
+
 // Prefix is the plan of a call's timed prefix: the chunks [0, End()) that the
 // caller has been told to run alone so far. Its methods take the time of a
 // clock that the caller reads once a chunk.
@@ -27,6 +42,7 @@ type Prefix struct {
 	end, last   int       // where the chunks reach, and the last one's length
 	start, prev time.Time // when the prefix and the last chunk began
 	el          time.Duration
+	look        time.Duration // PrefixBudget, or WarmLook once Warm
 }
 
 // NewPrefix begins the prefix of a call of n elements, none of whose pieces
@@ -37,8 +53,12 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 	if n-end < first {
 		end = n
 	}
-	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now}
+	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, look: PrefixBudget}
 }
+
+// Warm tells the prefix, before its first call of Next, that a worker of the
+// pool is searching (see WarmLook).
+func (p *Prefix) Warm() { p.look = WarmLook }
 
 // End returns where the chunks planned so far end.
 func (p *Prefix) End() int { return p.end }
@@ -46,23 +66,29 @@ func (p *Prefix) End() int { return p.end }
 // Next is called at time now, once the chunks up to End have run and End is
 // short of n. It reports false if the prefix ends there, the rest going to the
 // pool: it has spent its budget, or it has timed an eighth of it and the rest
-// promises LongCall or more. Otherwise it plans the next chunk, [old End,
-// End()): PrefixGrowth times the last while the prefix is young, then twice,
-// and never past what is left of the budget at the last chunk's pace, since
-// cost that climbs along the range (W3 of `go run ./bench`) made a chunk
-// grown eightfold run for milliseconds while the pool waited. No chunk, and
-// no rest, is shorter than the minimum length.
+// promises LongCall or more, or it is warm and its rest promises enough (see
+// WarmLook). Otherwise it plans the next chunk, [old End, End()):
+// PrefixGrowth times the last while the prefix is young, then twice, and
+// never past what is left of the budget (or of WarmLook, before a warm prefix
+// has timed it) at the last chunk's pace, since cost that climbs along the
+// range (W3 of `go run ./bench`) made a chunk grown eightfold run for
+// milliseconds while the pool waited. No chunk, and no rest, is shorter than
+// the minimum length.
 func (p *Prefix) Next(now time.Time) bool {
 	p.el = now.Sub(p.start)
+	d := now.Sub(p.prev)
 	left := PrefixBudget - p.el
-	if p.n-p.end > p.first && (left < PrefixBudget/8 || p.el >= PrefixBudget/8 && p.longRest()) {
+	if p.n-p.end > p.first && (left < PrefixBudget/8 || p.el >= PrefixBudget/8 && p.longRest() || p.warmRest(d)) {
 		return false
 	}
+	if p.el < p.look {
+		left = p.look - p.el // a warm prefix's chunks end by its look
+	}
 	k := p.last * PrefixGrowth
-	if left < PrefixBudget*15/16 {
+	if p.el > p.look/16 {
 		k = p.last * 2
 	}
-	if d := now.Sub(p.prev); d > 0 {
+	if d > 0 {
 		k = min(k, int(int64(p.last)*int64(left)/int64(d))+1)
 	}
 	p.prev = now
@@ -78,6 +104,14 @@ func (p *Prefix) Next(now time.Time) bool {
 // longRest reports whether the rest takes LongCall or more at the pace so far.
 func (p *Prefix) longRest() bool {
 	return float64(p.el)*float64(p.n-p.end) >= float64(LongCall)*float64(p.end)
+}
+
+// warmRest reports whether the prefix is warm, its last chunk took d, an
+// eighth of WarmLook or more, and the rest takes twice WarmLook or more at
+// that chunk's pace.
+func (p *Prefix) warmRest(d time.Duration) bool {
+	return p.look < PrefixBudget && d >= p.look/8 &&
+		float64(d)*float64(p.n-p.end) >= float64(2*p.look)*float64(p.last)
 }
 
 // Pace returns the pace the prefix measured: End() elements in the time up to

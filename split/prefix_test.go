@@ -109,3 +109,59 @@ func TestPrefixMinLen(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmPrefix: a call that begins while a worker of its pool searches
+// hands its rest over as soon as a chunk long enough to time has shown that
+// the rest takes twice WarmLook or more, and not otherwise: a short call
+// still runs alone, even when each read of the clock costs more than many
+// elements (70 ns here), which makes the first chunks look dear.
+func TestWarmPrefix(t *testing.T) {
+	const read = 70 * time.Nanosecond
+	run := func(n int, cost time.Duration, warm bool) (hi int, el time.Duration) {
+		c := fakeclock.New()
+		now := func() time.Time { c.Now = c.Now.Add(read); return c.Read() }
+		pf := split.NewPrefix(n, 1, now())
+		if warm {
+			pf.Warm()
+		}
+		c.Charge(0, pf.End(), fakeclock.Uniform(cost))
+		for pf.End() < n {
+			lo := pf.End()
+			if !pf.Next(now()) {
+				break
+			}
+			c.Charge(lo, pf.End(), fakeclock.Uniform(cost))
+		}
+		return pf.End(), c.Elapsed()
+	}
+	cases := []struct {
+		name string
+		n    int
+		cost time.Duration
+		// pool: the warm prefix leaves a rest to the pool.
+		pool bool
+	}{
+		{"W2's body, 19 µs", 700, 27, true},
+		{"W2's body, 100 µs", 3700, 27, true},
+		{"W2's body, 8 µs", 300, 27, false},
+		{"1 ns elements, 4 µs", 4000, 1, false},
+		{"1 ns elements, 8 µs", 8000, 1, false},
+		{"1 ns elements, 40 µs", 40_000, 1, true},
+		{"a microsecond each, 30 µs", 30, time.Microsecond, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			hi, el := run(tc.n, tc.cost, true)
+			if !tc.pool {
+				assert.Equal(t, tc.n, hi, "a short warm call runs alone")
+				return
+			}
+			require.Less(t, hi, tc.n, "the warm prefix should leave work for the pool")
+			assert.LessOrEqual(t, el, split.WarmLook, "it ran past WarmLook")
+			rest := time.Duration(tc.n-hi) * tc.cost
+			assert.GreaterOrEqual(t, rest, split.WarmLook, "it handed over a short rest")
+			coldHi, coldEl := run(tc.n, tc.cost, false)
+			assert.True(t, coldHi == tc.n || coldEl >= el, "the cold prefix ended first (%v, warm %v)", coldEl, el)
+		})
+	}
+}

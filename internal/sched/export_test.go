@@ -15,9 +15,6 @@ func SetParkHook(f func(w *Worker)) {
 // Sleeping returns how many pool workers are parked.
 func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) }
 
-// Searching returns how many pool workers are searching.
-func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) }
-
 // IsPool reports whether w is one of the pool's own workers.
 func (w *Worker) IsPool() bool { return w.isPool }
 

@@ -3,6 +3,8 @@
 package sched_test
 
 import (
+	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -31,4 +33,25 @@ func BenchmarkIdleCPU(b *testing.B) {
 		time.Sleep(time.Second)
 		b.ReportMetric(float64(cpuTime(b)-before), "cpu-ns/idle-s")
 	}
+}
+
+// BenchmarkParkDelay is the time from the end of a call to the moment every
+// worker of the pool is parked: what the search after a worker's last task
+// (linger, TestLingerBound) costs in wall time at the end of a stream of
+// calls. Reports the median and the largest.
+func BenchmarkParkDelay(b *testing.B) {
+	p := sched.New(0)
+	defer p.Close()
+	var lat []time.Duration
+	for b.Loop() {
+		p.Run(func(w *sched.Worker) { fib(w, 20) })
+		t0 := time.Now()
+		for p.Sleeping() < p.Workers() {
+			runtime.Gosched()
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns/park")
+	b.ReportMetric(float64(lat[len(lat)-1].Nanoseconds()), "max-ns/park")
 }
