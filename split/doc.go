@@ -12,12 +12,16 @@
 // (PrefixGrowth-fold growth while young, then doubling, and never more than
 // what is left of the budget at the last chunk's pace), reading the clock
 // once a chunk. A call that ends within PrefixBudget (20 µs) never touches
-// the pool and costs what the plain loop costs: the wake-up of a parked
-// worker costs tens of microseconds, so parallelism cannot pay below that.
+// the pool, unless it is warm (below), and costs what the plain loop costs:
+// the wake-up of a parked worker costs tens of microseconds, so parallelism
+// cannot pay below that.
 // The prefix hands the rest to the pool as soon as it has timed an eighth of
 // its budget and the rest promises LongCall (80 µs) or more at its pace: the
 // pool's help is then sure to pay, and every microsecond alone delays the
-// second core. Its pace also bounds the leaves (below).
+// second core. A warm prefix (Prefix.Warm: a worker of the pool is searching
+// as the call begins, and takes a fork with no wake-up) hands over a rest of
+// twice WarmLook (10 µs) as soon as a chunk of an eighth of it has timed the
+// pace. Its pace also bounds the leaves (below).
 //
 // # Cutting (Splitter)
 //
