@@ -146,30 +146,57 @@ func (t *Reader) Fields() Pipe[string] {
 
 // LineChunks returns the pipeline of the text cut into chunks of whole
 // lines, as LineChunks does for a text in memory: the same chunks at the
-// same positions, each read as one string.
+// same positions, each read as one string. Each chunk is read into memory of
+// its own, which stays alive while any string cut from it is kept (a map
+// key, say); LineChunkBytes reads into a buffer per goroutine.
 func (t *Reader) LineChunks() Pipe[string] {
 	return t.pipe(chunksOf(t.size), func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-		w.feedLineChunks(lo, hi, buf, pbuf, sink)
+		feedReaderChunks(w, (*window).piece, lo, hi, buf, pbuf, sink)
+	})
+}
+
+// LineChunkBytes is LineChunks with each chunk a []byte that holds only
+// while the stage it is handed to runs: the goroutine that read it reads
+// its next chunks into the same memory, as bufio.Scanner's Bytes does. So a
+// call holds about one block of the text per goroutine, and allocates next
+// to nothing, however large the text. Copy what is kept: a map lookup with
+// m[string(b)] makes no copy, an insertion with it makes one; a stage that
+// keeps its items (Collect) must not be fed from it unless they are copied
+// first (Map with bytes.Clone). The 1BRC from a file is
+//
+//	r := pipe.NewReader(f)
+//	stats := pipe.Fold(r.LineChunkBytes(), newStats,
+//		func(m Stats, chunk []byte) Stats { m.addLines(chunk); return m },
+//		mergeStats)
+func (t *Reader) LineChunkBytes() Pipe[[]byte] {
+	return readerPipe(t, chunksOf(t.size), true, func(w *window, lo, hi int, buf [][]byte, pbuf []int, sink func([]int, [][]byte)) {
+		feedReaderChunks(w, pieceBytes, lo, hi, buf, pbuf, sink)
 	})
 }
 
 // pipe returns the pipeline of n positions whose pieces feed finds through a
 // window of the feeder's own.
 func (t *Reader) pipe(n int, feed func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string))) Pipe[string] {
-	return Pipe[string]{n: n, open: func() feeder[string] {
-		w := &window{t: t}
-		buf := make([]string, 0, batch)
-		var sink func([]string)
-		fwd := func(_ []int, xs []string) { sink(xs) }
-		return func(lo, hi int, s func([]string)) {
+	return readerPipe(t, n, false, feed)
+}
+
+// readerPipe is Reader.pipe for items of any type, with windows that reuse
+// their block when reuse is set (see LineChunkBytes).
+func readerPipe[T any](t *Reader, n int, reuse bool, feed func(w *window, lo, hi int, buf []T, pbuf []int, sink func([]int, []T))) Pipe[T] {
+	return Pipe[T]{n: n, open: func() feeder[T] {
+		w := &window{t: t, reuse: reuse}
+		buf := make([]T, 0, batch)
+		var sink func([]T)
+		fwd := func(_ []int, xs []T) { sink(xs) }
+		return func(lo, hi int, s func([]T)) {
 			sink = s
 			feed(w, lo, hi, buf, nil, fwd)
 			w.drop()
 		}
-	}, openPos: func() posFeeder[string] {
-		w := &window{t: t}
-		buf, pbuf := make([]string, 0, batch), make([]int, 0, batch)
-		return func(lo, hi int, sink func([]int, []string)) {
+	}, openPos: func() posFeeder[T] {
+		w := &window{t: t, reuse: reuse}
+		buf, pbuf := make([]T, 0, batch), make([]int, 0, batch)
+		return func(lo, hi int, sink func([]int, []T)) {
 			feed(w, lo, hi, buf, pbuf, sink)
 			w.drop()
 		}
@@ -184,11 +211,15 @@ type window struct {
 	str  string // a block that nothing writes after it was read
 	hi   int    // the end of the range the feeder is cutting, for how far to read
 	end  int    // where the text ends for this feeder: t.size, or where a read failed
+	// reuse: the next read may overwrite the block of str unless pending,
+	// which says that a piece of the block is in a batch not yet handed on.
+	reuse, pending bool
+	block          []byte // with reuse: the memory under str
 }
 
 // drop lets the window's block go once a piece is done, so that an idle
 // feeder keeps no block alive.
-func (w *window) drop() { w.base, w.str = 0, "" }
+func (w *window) drop() { w.base, w.str, w.pending = 0, "", false }
 
 // begin starts a piece [lo, hi) of the range, and reports whether it reads
 // anything: not after a ReadAt failed. A text read whole is complete as far
@@ -210,7 +241,15 @@ func (w *window) load(from, least int) bool {
 		w.base, w.str = from, unsafe.String(&w.t.mem[from], size)
 		return true
 	}
-	b := make([]byte, size)
+	var b []byte
+	if w.reuse && !w.pending && cap(w.block) >= size {
+		b = w.block[:size]
+	} else {
+		b = make([]byte, size)
+		if w.reuse {
+			w.block = b
+		}
+	}
 	k, err := w.t.r.ReadAt(b, int64(from))
 	if k < size {
 		if err == nil || errors.Is(err, io.EOF) {
@@ -386,9 +425,9 @@ func (w *window) space(i int) int {
 	return 0
 }
 
-// feedLineChunks is feedLineChunks of linechunks.go for a Reader: the
-// chunks at the positions [lo, hi).
-func (w *window) feedLineChunks(lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+// feedReaderChunks is feedLineChunks of linechunks.go for a Reader: the
+// chunks at the positions [lo, hi), each made by piece from the window.
+func feedReaderChunks[T any](w *window, piece func(w *window, i, j int) T, lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) {
 	n := w.t.size
 	ok := w.begin(min(hi*lineChunk, n))
 	start := min(lo*lineChunk, n)
@@ -412,7 +451,8 @@ func (w *window) feedLineChunks(lo, hi int, buf []string, pbuf []int, sink func(
 				break
 			}
 			if end > start {
-				buf = append(buf, w.piece(start, end))
+				buf = append(buf, piece(w, start, end))
+				w.pending = true
 				if pbuf != nil {
 					pbuf = append(pbuf, k)
 				}
@@ -420,8 +460,18 @@ func (w *window) feedLineChunks(lo, hi int, buf []string, pbuf []int, sink func(
 			start = end
 		}
 		sink(pbuf, buf)
+		w.pending = false
 		lo = next
 	}
+}
+
+// pieceBytes returns the text's bytes [i, j), which the window holds, as a
+// slice of its block with the capacity clipped.
+func pieceBytes(w *window, i, j int) []byte {
+	if i == j {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(w.str[i-w.base:]), j-i)
 }
 
 // lineStart returns the start of the first line that starts at or after

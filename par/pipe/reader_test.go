@@ -1,10 +1,12 @@
 package pipe_test
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -93,6 +95,7 @@ func TestReaderMatchesMemory(t *testing.T) {
 					{"Split-nl", r.Split('\n'), pipe.Split(text, '\n')},
 					{"Fields", r.Fields(), pipe.Fields(text)},
 					{"LineChunks", r.LineChunks(), pipe.LineChunks(text)},
+					{"LineChunkBytes", pipe.Map(r.LineChunkBytes(), func(b []byte) string { return string(b) }), pipe.LineChunks(text)},
 				} {
 					if len(text) > 1000 && len(opts) > 0 {
 						opts = []par.Option{par.WithGrain(997)} // a grain of a byte over 20 KB: slow, and no more telling
@@ -158,6 +161,9 @@ func TestReaderReadsInPieces(t *testing.T) {
 	text := strings.Repeat("station;-12.3\n", 200_000) // 2.8 MB
 	for what, count := range map[string]func(r *pipe.Reader) int{
 		"Lines": func(r *pipe.Reader) int { return r.Lines().Count() },
+		"LineChunkBytes": func(r *pipe.Reader) int {
+			return pipe.Sum(pipe.Map(r.LineChunkBytes(), func(c []byte) int { return bytes.Count(c, []byte("\n")) }))
+		},
 		"LineChunks": func(r *pipe.Reader) int {
 			return pipe.Sum(pipe.Map(r.LineChunks(), func(c string) int { return strings.Count(c, "\n") }))
 		},
@@ -170,6 +176,25 @@ func TestReaderReadsInPieces(t *testing.T) {
 		require.Less(t, c.total.Load(), int64(len(text))*3/2, "%s: the text was read more than once and a half", what)
 		require.GreaterOrEqual(t, c.total.Load(), int64(len(text)), what)
 	}
+}
+
+// TestLineChunkBytesReuses: LineChunkBytes reads into a buffer per
+// goroutine, so a call over a text allocates far less than the text.
+func TestLineChunkBytesReuses(t *testing.T) {
+	text := strings.Repeat("station;-12.3\n", 200_000) // 2.8 MB
+	r := pipe.NewReader(strings.NewReader(text))
+	lines := func() int {
+		return pipe.Fold(r.LineChunkBytes(), func() int { return 0 },
+			func(a int, c []byte) int { return a + bytes.Count(c, []byte("\n")) },
+			func(a, b int) int { return a + b })
+	}
+	require.Equal(t, 200_000, lines())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	require.Equal(t, 200_000, lines())
+	runtime.ReadMemStats(&after)
+	require.NoError(t, r.Err())
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(len(text)/4), "bytes allocated by a call")
 }
 
 func TestNewReaderNil(t *testing.T) {
