@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -425,7 +426,7 @@ func w12Weft(text string, opts []par.Option) w12Map {
 }
 
 // w12WeftFile is w12Weft over the chunks of the file at path, read by the
-// goroutines that fold them.
+// goroutines that fold them, each into a buffer of its own that it reuses.
 func w12WeftFile(path string, opts []par.Option) w12Map {
 	f, err := os.Open(path)
 	if err != nil {
@@ -433,7 +434,7 @@ func w12WeftFile(path string, opts []par.Option) w12Map {
 	}
 	defer f.Close()
 	r := pipe.NewReader(f)
-	stats := pipe.Fold(r.LineChunks(), newW12Map, w12AddText, w12Merge, opts...)
+	stats := pipe.Fold(r.LineChunkBytes(), newW12Map, w12AddChunk, w12Merge, opts...)
 	if err := r.Err(); err != nil {
 		panic(err)
 	}
@@ -441,6 +442,19 @@ func w12WeftFile(path string, opts []par.Option) w12Map {
 }
 
 func newW12Map() w12Map { return w12Map{} }
+
+// w12AddChunk folds every row of a chunk held in a buffer that is reused.
+func w12AddChunk(m w12Map, chunk []byte) w12Map {
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			i = len(chunk)
+		}
+		w12AddBytes(m, chunk[:i])
+		chunk = chunk[min(i+1, len(chunk)):]
+	}
+	return m
+}
 
 // w12Merge merges the maps of two parts.
 func w12Merge(a, b w12Map) w12Map { return w12MergeMaps([]w12Map{a, b}) }
@@ -503,7 +517,7 @@ func (s *suite) stationFileImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "bufio.Scanner over the file, a map[string]*stat",
 			func() w12Map { return w12SeqFile(path) }),
-		mk("weft", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunks(), newMap, addLines, merge): the file read in pieces by the goroutines that fold them",
+		mk("weft", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunkBytes(), newMap, addLines, merge): the file read in pieces, each goroutine into a buffer it reuses",
 			func() w12Map { return w12WeftFile(path, s.opts) }),
 		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): a call per line",
 			func() map[string]w12Stat {
