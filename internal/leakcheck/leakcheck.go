@@ -2,8 +2,10 @@
 // VerifyNone at the end of a test or VerifyTestMain around a package's tests.
 // A goroutine counts as leaked unless it was running when the check's
 // snapshot was taken (IgnoreCurrent), has a given function in its stack
-// (IgnoreAnyFunction), is the checking goroutine, or belongs to the testing
-// package itself (a parent test waiting for its subtests).
+// (IgnoreAnyFunction), is the checking goroutine, belongs to the testing
+// package itself (a parent test waiting for its subtests), or is the one that
+// delivers signals, which the first signal.Notify starts for the life of the
+// process (go test -fuzz calls it).
 //
 // Goroutines take a moment to end after the work that started them is done, so
 // a check looks several times, backing off up to about two seconds in all,
@@ -122,7 +124,7 @@ func VerifyTestMain(m *testing.M, opts ...Option) {
 }
 
 func (c *config) ignores(g goroutine) bool {
-	if g.self || c.ignoreIDs[g.id] || g.testing() {
+	if g.self || c.ignoreIDs[g.id] || g.testing() || slices.Contains(g.funcs, "os/signal.loop") {
 		return true
 	}
 	for _, f := range c.ignoreFuncs {

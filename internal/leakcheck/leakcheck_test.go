@@ -1,6 +1,8 @@
 package leakcheck
 
 import (
+	"os"
+	"os/signal"
 	"strings"
 	"testing"
 )
@@ -42,6 +44,16 @@ func TestSubtestsAreNotLeaks(t *testing.T) {
 	t.Run("inner", func(t *testing.T) {
 		VerifyNone(t) // the parent test waits in testing.(*T).Run
 	})
+}
+
+// TestSignalLoopIsNotALeak: signal.Notify starts a goroutine that lives as
+// long as the process, and go test -fuzz calls it.
+func TestSignalLoopIsNotALeak(t *testing.T) {
+	before := IgnoreCurrent()
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	defer signal.Stop(ch)
+	VerifyNone(t, before)
 }
 
 func TestParse(t *testing.T) {
