@@ -3,6 +3,8 @@ package pipe_test
 import (
 	"cmp"
 	"fmt"
+	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -17,8 +19,8 @@ import (
 	"github.com/weftgo/weft/par/pipe"
 )
 
-// The model-based test of the package: random pipes, from every source
-// through every stage to every terminal, each checked against a plain
+// The model-based test of the package: random pipes, from every source (a
+// Reader's among them) through every stage to every terminal, each checked against a plain
 // sequential model of the same pipe built on slices (the items in order, with
 // their positions), on pools of 1, 2 and 8 workers, adaptive or with a fixed
 // grain of 1 to 7 positions. A pipe is described by a stream of small draws,
@@ -87,6 +89,7 @@ type modelCase struct {
 	m       model
 	opts    []par.Option
 	inspect []*counter
+	reader  *pipe.Reader // the source's, if it is a Reader's pipe
 	errs    []string
 }
 
@@ -113,12 +116,21 @@ func enc[E int | byte](s []E) int {
 
 func encString(s string) int { return enc([]byte(s)) }
 
-// modelText returns a text of n bytes of one of four layouts: words, one
-// long field with a separator or two, nothing but separators, and any of
-// the bytes the text sources cut on.
+// modelText returns a text of n bytes of one of five layouts: words, long
+// fields, nothing but separators, any of the bytes the text sources cut on,
+// and one field of the whole text but for a separator or two.
 func modelText(d drawer, r *rand.Rand, n int) string {
-	alphabet := pick(d, "abc de,\nf", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n ", ",\n \t", "a,\n \t,\n")
+	alphabet := pick(d, "abc de,\nf", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,\n ", ",\n \t", "a,\n \t,\n", "")
 	b := make([]byte, n)
+	if alphabet == "" {
+		for i := range b {
+			b[i] = 'x'
+		}
+		for range min(n, 2) {
+			b[r.IntN(n)] = ",\n "[r.IntN(3)]
+		}
+		return string(b)
+	}
 	for i := range b {
 		b[i] = alphabet[r.IntN(len(alphabet))]
 	}
@@ -278,19 +290,43 @@ func (c *modelCase) source(d drawer, r *rand.Rand) {
 		}
 		c.p, c.m = pipe.Map(p, enc[int]), counting(items)
 	default:
+		if d.intn(4) == 0 {
+			n = pick(d, 4095, 4097, 9000) // more than a Reader reads at once
+		}
 		s := modelText(d, r, n)
 		source := []string{"Split", "Lines", "Fields"}[d.intn(3)]
 		var p pipe.Pipe[string]
-		switch source {
-		case "Split":
-			p = pipe.Split(s, ',')
-		case "Lines":
-			p = pipe.Lines(s)
+		var t *pipe.Reader
+		switch from := d.intn(3); from {
+		case 0:
+			switch source {
+			case "Split":
+				p = pipe.Split(s, ',')
+			case "Lines":
+				p = pipe.Lines(s)
+			default:
+				p = pipe.Fields(s)
+			}
+			c.desc = append(c.desc, fmt.Sprintf("%s(%q)", source, clip(s)))
 		default:
-			p = pipe.Fields(s)
+			if from == 1 {
+				t = pipe.NewReader(strings.NewReader(s)) // read in pieces with ReadAt
+				c.desc = append(c.desc, fmt.Sprintf("NewReader(%q).%s", clip(s), source))
+			} else {
+				t = pipe.NewReader(struct{ io.Reader }{strings.NewReader(s)}) // read whole
+				c.desc = append(c.desc, fmt.Sprintf("NewReader(%q, no ReadAt).%s", clip(s), source))
+			}
+			switch source {
+			case "Split":
+				p = t.Split(',')
+			case "Lines":
+				p = t.Lines()
+			default:
+				p = t.Fields()
+			}
+			c.reader = t
 		}
 		c.p, c.m = pipe.Map(p, encString), textModel(s, source)
-		c.desc = append(c.desc, fmt.Sprintf("%s(%q)", source, clip(s)))
 	}
 }
 
@@ -324,7 +360,7 @@ func (m *model) firstFail(pred func(int) bool) int {
 // stage draws a stage and adds it to c and its model.
 func (c *modelCase) stage(d drawer) {
 	m := &c.m
-	switch kind := d.intn(12); kind {
+	switch kind := d.intn(13); kind {
 	case 0:
 		a, b := 2*d.intn(50)+1, d.intn(1000)
 		c.p = pipe.Map(c.p, func(x int) int { return a*x + b })
@@ -340,7 +376,16 @@ func (c *modelCase) stage(d drawer) {
 		c.keepModel(func(_, x int) bool { return keep(x) })
 		c.desc = append(c.desc, fmt.Sprintf("Filter(x%%%d != %d)", q, r))
 	case 2:
+		// Shape 3 makes about 28 items an item: after one, the pipe only
+		// grows by half an item an item, then not at all, so that four
+		// FlatMaps in a row keep a case short.
 		shape := d.intn(4)
+		if shape == 3 && len(m.items) > 2000 {
+			shape = 2
+		}
+		if shape == 2 && len(m.items) > 20_000 {
+			shape = 1
+		}
 		fan := func(x int) int {
 			switch shape {
 			case 0:
@@ -388,6 +433,17 @@ func (c *modelCase) stage(d drawer) {
 		c.desc = append(c.desc, "FilterIndex((i+x)%3 != 0)")
 	case 6, 7, 8, 9:
 		c.limit(d, kind)
+	case 12:
+		// A value per goroutine, written without a lock: the race
+		// detector sees one that two goroutines use at once.
+		c.p = pipe.MapInit(c.p, func() *int { return new(int) }, func(s *int, x int) int {
+			*s++
+			return x ^ 0x55
+		})
+		for i := range m.items {
+			m.items[i] ^= 0x55
+		}
+		c.desc = append(c.desc, "MapInit(x^0x55)")
 	default:
 		q := 2 + d.intn(6)
 		r := d.intn(q)
@@ -601,7 +657,7 @@ func (c *modelCase) terminals(d drawer) {
 		for _, x := range m.items {
 			want = step(want, x)
 		}
-		if got := pipe.Fold(p, affine{1, 0}, step, then, opts...); got != want {
+		if got := pipe.Fold(p, func() affine { return affine{1, 0} }, step, then, opts...); got != want {
 			c.errorf("Fold(affine) = %v, want %v", got, want)
 		}
 	})
@@ -670,6 +726,34 @@ func (c *modelCase) terminals(d drawer) {
 			}
 		}
 	})
+	check("ReduceBy", true, func() {
+		// affine maps composed in the pipe's order: op need not commute.
+		want := map[int]affine{}
+		for _, x := range m.items {
+			if f, ok := want[key(x)]; ok {
+				want[key(x)] = then(f, affine{x | 1, x})
+			} else {
+				want[key(x)] = affine{x | 1, x}
+			}
+		}
+		got := pipe.ReduceBy(p, func(x int) (int, affine) { return key(x), affine{x | 1, x} }, then, opts...)
+		if !maps.Equal(got, want) {
+			c.errorf("ReduceBy(affine) = %v, want %v", got, want)
+		}
+	})
+	check("ForEachInit", true, func() {
+		vals := pipe.ForEachInit(p, func() *[2]int { return new([2]int) }, func(s *[2]int, x int) { s[0]++; s[1] += x }, opts...)
+		var n, sum, want int
+		for _, v := range vals {
+			n, sum = n+v[0], sum+v[1]
+		}
+		for _, x := range m.items {
+			want += x
+		}
+		if n != len(m.items) || sum != want {
+			c.errorf("ForEachInit: %d calls summing %d over %d values, want %d summing %d", n, sum, len(vals), len(m.items), want)
+		}
+	})
 	// The finds may stop early: the Inspects ran on some items only.
 	check("Find", false, func() {
 		x, ok := p.Find(match, opts...)
@@ -705,6 +789,9 @@ func (c *modelCase) terminals(d drawer) {
 			c.errorf("FindLast = %d %v, want item %d", x, ok, last)
 		}
 	})
+	if c.reader != nil && c.reader.Err() != nil {
+		c.errorf("the Reader's Err() = %v", c.reader.Err())
+	}
 }
 
 // head is the start of a long list, for a message.
@@ -761,7 +848,7 @@ func TestModel(t *testing.T) {
 	log := &torture.Log{Master: master}
 	cases := 0
 	rounds, took := torture.Rounds(torture.Budget(3*time.Second, testing.Short() || underRace), log.Failed, func(round uint64) {
-		const g, per = 2, 20
+		const g, per = 2, 10
 		if !torture.Round(master, round, g, per, log.Failed, func(seed uint64) { run(log, seed) }) {
 			log.Errorf(0, "round %d hung", round)
 		}
@@ -778,11 +865,13 @@ func FuzzModel(f *testing.F) {
 	// number of stages and theirs, then the terminals' predicate.
 	for _, seed := range [][]byte{
 		{},
-		{0, 0, 0, 0, 11, 0, 2, 2, 3, 10, 1, 0, 5, 2}, // From(1000 ints), FlatMap(shape 3), TakeWhile(x%3 != 0), on 1 worker
-		{1, 3, 0, 7, 8, 9, 0, 1, 1, 4, 7, 1},         // Lines of 255 bytes, MapIndex, on 2 workers with a grain of 3
-		{2, 0, 0, 1, 3, 4, 0, 2, 0, 0, 3, 0},         // Range(0, MaxInt).Skip(len-3), on 8 workers
-		{1, 0, 0, 0, 7, 2, 0, 0, 1, 0},               // Range(MinInt, MinInt+100)
-		{0, 5, 1, 2, 12, 0, 2, 0, 3, 0, 9, 3, 10, 3}, // From(2000 ints), Map(7*x+9), Inspect, with a grain of 5
+		{0, 0, 0, 0, 11, 0, 2, 2, 3, 10, 1, 0, 5, 2},    // From(1000 ints), FlatMap(shape 3), TakeWhile(x%3 != 0), on 1 worker
+		{1, 3, 0, 7, 8, 9, 1, 0, 1, 0, 1, 4, 7, 1},      // Lines of 255 bytes, MapIndex, on 2 workers with a grain of 3
+		{2, 0, 0, 1, 3, 4, 0, 2, 0, 0, 3, 0},            // Range(0, MaxInt).Skip(len-3), on 8 workers
+		{1, 0, 0, 0, 7, 2, 0, 0, 1, 0},                  // Range(MinInt, MinInt+100)
+		{0, 5, 1, 2, 12, 0, 2, 0, 3, 0, 9, 3, 10, 3},    // From(2000 ints), Map(7*x+9), Inspect, with a grain of 5
+		{2, 1, 0, 3, 4, 10, 0, 2, 4, 2, 1, 1, 12, 5, 0}, // a Reader's Fields of one field of 9,000 bytes, MapInit, on 8 workers with a grain of 1
+		{1, 0, 0, 5, 11, 8, 0, 0, 3, 0, 2, 1, 11, 3, 1}, // a Reader without ReadAt, Split of 4,095 bytes, SkipWhile
 	} {
 		f.Add(seed)
 	}
