@@ -77,9 +77,6 @@ func (rs *runs[A]) step(lo, hi int, fold func(acc A, lo, hi int) A) {
 	rs.give(r)
 }
 
-// count returns the number of runs begun. Only after the call.
-func (rs *runs[A]) count() int { return len(rs.all) }
-
 // merge returns the accumulators merged in range order, with merge: left
 // then right, in a balanced tree whose halves merge in parallel on the
 // call's pool when there are more than two. Only the calling goroutine,
