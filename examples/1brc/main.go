@@ -1,0 +1,295 @@
+// Command 1brc computes the One Billion Row Challenge: the min, mean and max
+// temperature per weather station over a file of lines "station;-12.3", and
+// prints them in the challenge's format, {name=min/mean/max, ...} sorted by
+// name. Without a file it writes one of generated rows to a temporary
+// directory first.
+//
+// The file is read by the goroutines that fold it: pipe.NewReader cuts it at
+// line ends by file offset, LineChunkBytes hands each goroutine chunks of
+// whole lines read into a buffer of its own, and pipe.Fold keeps a map per
+// participant of the call, merged at the end. It is the program every fast
+// Go solution writes by hand (a part of the file per core, a reader and a
+// map each), in one call. The time is printed beside the plain loop's, a
+// bufio.Scanner and one map.
+//
+//	go run ./examples/1brc
+//	go run ./examples/1brc -rows 10000000
+//	go run ./examples/1brc measurements.txt
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/weftgo/weft/par/pipe"
+)
+
+func main() {
+	rows := flag.Int("rows", 5_000_000, "without a file, generate one of `n` rows")
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: 1brc [flags] [measurements.txt]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	path := flag.Arg(0)
+	switch flag.NArg() {
+	case 0:
+		dir, err := os.MkdirTemp("", "1brc-")
+		if err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "measurements.txt")
+		if err := generate(path, *rows, 1); err != nil {
+			fail(err)
+		}
+	case 1:
+	default:
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, os.Stderr, path); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "1brc:", err)
+	os.Exit(1)
+}
+
+// run prints the result for the file at path to out, and the times of weft
+// and of the plain loop to log. The two must agree.
+func run(out, log io.Writer, path string) error {
+	t0 := time.Now()
+	stats, err := aggregate(path)
+	if err != nil {
+		return err
+	}
+	t1 := time.Now()
+	plain, err := aggregatePlain(path)
+	if err != nil {
+		return err
+	}
+	t2 := time.Now()
+	res := format(stats)
+	if format(plain) != res {
+		return fmt.Errorf("weft and the plain loop disagree")
+	}
+	fmt.Fprintln(out, res)
+	fmt.Fprintf(log, "%d stations: weft %v, plain loop %v (%.2fx)\n", len(stats),
+		t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), t2.Sub(t1).Seconds()/t1.Sub(t0).Seconds())
+	return nil
+}
+
+// stat is what is kept per station, in tenths of a degree.
+type stat struct{ min, max, sum, count int64 }
+
+// stats maps a station to its stat; a pointer each, so a row costs one lookup.
+type stats map[string]*stat
+
+// aggregate is the challenge with weft: the file's chunks of lines folded
+// into a map per participant, merged.
+func aggregate(path string) (stats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := pipe.NewReader(f)
+	m := pipe.Fold(r.LineChunkBytes(), func() stats { return stats{} }, stats.addLines, merge)
+	return m, r.Err()
+}
+
+// aggregatePlain is the plain loop: a bufio.Scanner and one map.
+func aggregatePlain(path string) (stats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m := stats{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if err := m.add(sc.Bytes()); err != nil {
+			return nil, err
+		}
+	}
+	return m, sc.Err()
+}
+
+// addLines folds every line of chunk into m. A chunk is valid only during
+// the call: a station's name is copied when it is first met (m[string(b)]
+// looks up without a copy). A malformed line panics, and the panic reaches
+// the caller of pipe.Fold.
+func (m stats) addLines(chunk []byte) stats {
+	for len(chunk) > 0 {
+		line := chunk
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			line, chunk = chunk[:i], chunk[i+1:]
+		} else {
+			chunk = nil
+		}
+		if err := m.add(line); err != nil {
+			panic(err)
+		}
+	}
+	return m
+}
+
+// add folds one line "name;-12.3" into m.
+func (m stats) add(line []byte) error {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) == 0 {
+		return nil
+	}
+	i := bytes.LastIndexByte(line, ';')
+	if i < 0 {
+		return fmt.Errorf("no ';' in line %q", line)
+	}
+	t, err := tenths(line[i+1:])
+	if err != nil {
+		return err
+	}
+	if s := m[string(line[:i])]; s != nil {
+		s.min, s.max = min(s.min, t), max(s.max, t)
+		s.sum += t
+		s.count++
+		return nil
+	}
+	m[string(line[:i])] = &stat{t, t, t, 1}
+	return nil
+}
+
+// tenths parses a temperature with one decimal, "-12.3", into -123.
+func tenths(b []byte) (int64, error) {
+	s := b
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	n := len(s)
+	if n < 3 || s[n-2] != '.' {
+		return 0, fmt.Errorf("temperature %q: want one decimal", b)
+	}
+	var t int64
+	for k, c := range s {
+		if k == n-2 {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("temperature %q: not a number", b)
+		}
+		t = t*10 + int64(c-'0')
+	}
+	if neg {
+		t = -t
+	}
+	return t, nil
+}
+
+// merge merges b into a.
+func merge(a, b stats) stats {
+	for k, s := range b {
+		if o := a[k]; o != nil {
+			o.min, o.max = min(o.min, s.min), max(o.max, s.max)
+			o.sum += s.sum
+			o.count += s.count
+		} else {
+			a[k] = s
+		}
+	}
+	return a
+}
+
+// format writes m as the challenge does: {name=min/mean/max, ...}, sorted by
+// name, in degrees with one decimal, the mean rounded half up.
+func format(m stats) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		s := m[k]
+		fmt.Fprintf(&b, "%s=%s/%s/%s", k, degrees(s.min), degrees(mean(s)), degrees(s.max))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// mean is the mean in tenths, rounded half up: floor((2*sum + count) / (2*count)).
+func mean(s *stat) int64 {
+	a, b := 2*s.sum+s.count, 2*s.count
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q-- // Go's division truncates toward zero
+	}
+	return q
+}
+
+// degrees writes tenths of a degree as "-12.3".
+func degrees(t int64) string {
+	sign := ""
+	if t < 0 {
+		sign, t = "-", -t
+	}
+	return sign + strconv.FormatInt(t/10, 10) + "." + strconv.FormatInt(t%10, 10)
+}
+
+// generate writes a file of n rows over 413 stations, with temperatures
+// from -99.9 to 99.9 around a mean of each station's own, from a seeded
+// generator: the same file for the same n and seed.
+func generate(path string, n int, seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, 0x9E3779B97F4A7C15))
+	type station struct {
+		name string
+		mean float64
+	}
+	sts := make([]station, 413)
+	seen := map[string]bool{}
+	for i := range sts {
+		name := ""
+		for name == "" || seen[name] {
+			name = "st" + strconv.FormatUint(1+r.Uint64N(1_000_000_000), 36)
+		}
+		seen[name] = true
+		sts[i] = station{name, r.Float64()*60 - 20}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var line []byte
+	for range n {
+		s := sts[r.IntN(len(sts))]
+		t := int64((s.mean + r.NormFloat64()*10) * 10)
+		t = max(-999, min(999, t))
+		line = append(line[:0], s.name...)
+		line = append(line, ';')
+		line = append(line, degrees(t)...)
+		line = append(line, '\n')
+		w.Write(line)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
