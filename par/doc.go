@@ -98,7 +98,7 @@
 // for long, and the prefix ends as soon as it has timed a few microseconds of
 // work that show the rest of the call to take 80 µs or more, so that the
 // pool's parked workers are woken early; when a worker of the pool is still
-// searching as the call begins (workers search for 100 µs after their last
+// searching as the call begins (workers search for 200 µs after their last
 // task, so calls in a stream find one), a rest of 10 µs is enough. A piece that has started still
 // answers demand: it runs in steps (the first about 100 µs' worth, or all of
 // it, at the pace of the step before it on its goroutine when that step ended

@@ -20,11 +20,14 @@ const searchRounds = 32
 // before it parks, when calls come in a stream: the next call's fork then
 // finds a thief already running, where waking a parked one takes about
 // 100 µs here (go test -bench Wake ./internal/sched), longer than a call of
-// that size lasts. It is also the most CPU that the end of a stream costs: a
-// worker parks at most linger, plus one round over the victims, after it last
-// found work (TestLingerBound), and only half the workers search at once.
-// Calls of 20 µs to 2 ms back to back show the effect (W11 of go run ./bench).
-const linger = 100 * time.Microsecond
+// that size lasts. It is twice a running leaf's step (split.StepTarget), so
+// that a worker that runs out in the middle of a call is still searching when
+// a leaf of the call next looks whether someone is idle and forks for it. It
+// is also the most CPU that the end of a stream costs: a worker parks at most
+// linger, plus one round over the victims, after it last found work
+// (TestLingerBound), and only half the workers search at once. Calls of
+// 20 µs to 2 ms back to back show the effect (W11 of go run ./bench).
+const linger = 200 * time.Microsecond
 
 // Worker is one participant of a pool: a deque, and the goroutine that owns
 // it. A pool has two kinds: its own workers, each running the scheduling loop
