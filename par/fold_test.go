@@ -28,19 +28,24 @@ type span struct {
 
 func newSpan() span { return span{lo: -1, hi: -1, users: new(atomic.Int32)} }
 
-func (s span) add(t *testing.T, i int) span {
+func (s span) add(t *testing.T, i int) span { return s.addRange(t, i, i+1) }
+
+// addRange folds the elements [lo, hi) into s.
+func (s span) addRange(t *testing.T, lo, hi int) span {
 	if s.users.Add(1) != 1 {
 		t.Error("an accumulator is folded into by two goroutines at once")
 	}
 	defer s.users.Add(-1)
 	if s.lo < 0 {
-		s.lo, s.hi = i, i
+		s.lo, s.hi = lo, lo
 	}
-	if i != s.hi {
-		t.Errorf("element %d folded into the accumulator of [%d, %d)", i, s.lo, s.hi)
+	if lo != s.hi {
+		t.Errorf("elements [%d, %d) folded into the accumulator of [%d, %d)", lo, hi, s.lo, s.hi)
 	}
-	s.hi = i + 1
-	s.hash = s.hash*1099511628211 ^ uint64(i)
+	s.hi = hi
+	for i := lo; i < hi; i++ {
+		s.hash = s.hash*1099511628211 ^ uint64(i)
+	}
 	return s
 }
 
@@ -85,12 +90,7 @@ func TestFoldKeepsOrder(t *testing.T) {
 		want := seqSpan(n)
 		got := par.Fold(indices(n), newSpan, func(a span, i int) span { return a.add(t, i) }, mergeSpans(t), s.opts...)
 		sameSpan(t, want, got, "Fold")
-		got = par.FoldRange(n, newSpan, func(a span, lo, hi int) span {
-			for i := lo; i < hi; i++ {
-				a = a.add(t, i)
-			}
-			return a
-		}, mergeSpans(t), s.opts...)
+		got = par.FoldRange(n, newSpan, func(a span, lo, hi int) span { return a.addRange(t, lo, hi) }, mergeSpans(t), s.opts...)
 		sameSpan(t, want, got, "FoldRange")
 	})
 }
@@ -127,7 +127,10 @@ const maxAccumulatorsPerParticipant = 16
 // steps of its pieces or the machine's speed.
 func TestFoldAccumulatorsPerParticipant(t *testing.T) {
 	lengths := []int{1 << 16, 1 << 20, 1 << 24}
-	if !full() {
+	switch {
+	case raceEnabled:
+		lengths = []int{1 << 16, 1 << 19, 1 << 21}
+	case !full():
 		lengths = []int{1 << 16, 1 << 20, 1 << 22}
 	}
 	for _, p := range testPools(t) {
