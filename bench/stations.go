@@ -480,6 +480,10 @@ func (s *suite) stationImpls(n int) []impl {
 			func() w12Map { return w12Seq(text) }),
 		mk("weft", kindWeft, "pipe.Fold(pipe.LineChunks(text), newMap, addLines, merge): a map per run of adjacent pieces, the hand-written loop over each chunk's lines",
 			func() w12Map { return w12Weft(text, s.opts) }),
+		mk("weft ForEachInit", kindWeft, "pipe.ForEachInit(pipe.LineChunks(text), newMap, addLines), the maps merged by the caller: a map per participant, in no order",
+			func() w12Map {
+				return w12MergeMaps(pipe.ForEachInit(pipe.LineChunks(text), newW12Map, func(m w12Map, chunk string) { w12AddText(m, chunk) }, s.opts...))
+			}),
 		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a call per line",
 			func() map[string]w12Stat { return w12WeftByKey(pipe.Lines(text), s.opts) }, w12SumVals(len(text))),
 	}
