@@ -26,7 +26,9 @@
 // return whichever match a piece finds first, which depends on timing.
 // Product, like Sum, gives bit-identical float results on every run and
 // worker count. CountBy and GroupBy give the same result on every run; within
-// a group GroupBy keeps the order of s. Scan, its exclusive and in-place
+// a group GroupBy keeps the order of s. Fold, FoldRange and ReduceBy merge
+// their accumulators left to right, so their merge and op need to be
+// associative but not commutative. Scan, its exclusive and in-place
 // forms, and PrefixSum give bit-identical float results on every run and
 // worker count: the additions are grouped by blocks fixed by len(s).
 // Writes made by the functions a call runs happen before the call returns.
@@ -135,9 +137,14 @@
 // which costs a lock and a few atomic operations. See the benchmarks in this
 // package and `go run ./bench` for measured figures.
 //
-// MapInit and ForEachInit call init at most once per piece, and in practice
-// about once per goroutine working on the call (TestInitCountSmall bounds it
-// by the pool's workers plus the caller).
+// MapInit, ForEachInit and ForRangeInit call init at most once per piece,
+// and in practice about once per goroutine working on the call
+// (TestInitCountSmall bounds it by the pool's workers plus the caller).
+// Fold, FoldRange and ReduceBy begin an accumulator (a call of init, a map)
+// per run of adjacent pieces: at the first piece, and where a stolen piece
+// starts before the piece on its left is done, so at most the call's steals
+// plus one, a few per participant however long the call runs
+// (TestFoldAccumulatorsPerParticipant).
 //
 // A call costs about 130 ns more than the plain loop when it ends within its
 // timed prefix (BenchmarkSmallCall: its record, any closure it builds around
