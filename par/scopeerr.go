@@ -240,6 +240,10 @@ func (g *Group) stopped() bool {
 // fail records err, returned by the body or a task, if it is the scope's
 // first failure. Any goroutine.
 func (g *Group) fail(err error) {
+	// Tasks not yet started are skipped from now on, whichever failure is
+	// recorded: a goroutine whose task failed starts no other task, even if
+	// the first failure's goroutine has not yet recorded it.
+	g.stop.Store(true)
 	if g.first.Load() != nil { // only the first one counts
 		return
 	}
@@ -247,7 +251,6 @@ func (g *Group) fail(err error) {
 	if !g.first.CompareAndSwap(nil, fl) {
 		return
 	}
-	g.stop.Store(true) // tasks not yet started are skipped
 	if !fl.byParent {
 		g.cancel(err) // after stop: a task that sees ctx' end finds stop set
 	}
