@@ -293,7 +293,8 @@ func TestErrLowerIndexFailsLater(t *testing.T) {
 // workers and the caller). The calls that start between the return of the
 // failing call and the recording of its error are not counted: the goroutine
 // that records it may be descheduled in between, for as long as the machine
-// likes.
+// likes, so the test cannot require that the error skipped any element but
+// when the caller, which runs element 0 first and alone, fails on it.
 func TestErrStartsAfterError(t *testing.T) {
 	const n = 1_000_000
 	for _, p := range errPools(t) {
@@ -324,9 +325,6 @@ func TestErrStartsAfterError(t *testing.T) {
 					}, opts...)
 					require.Equal(t, errIndex{k}, err)
 					require.LessOrEqual(t, afterCancel.Load(), int64(p.workers+1), "elements started after the error was recorded")
-					if k == n/2 {
-						require.Less(t, calls.Load(), int64(n), "the error stopped nothing")
-					}
 					if k == 0 && grain == 0 {
 						// Element 0 runs first, alone on the caller.
 						require.Equal(t, int64(1), calls.Load())
@@ -488,7 +486,10 @@ func TestErrLowestIndexLowerFailsLater(t *testing.T) {
 }
 
 // TestErrLowestIndexParentEnd: the end of ctx stops the call as without the
-// option, and its cause is returned if it came before any failure.
+// option, and its cause is returned if it came before any failure. A call of
+// f that sees ctx ended reports it, so each goroutine working on the call
+// runs at most one such call, whatever the timing (ctx' may end a moment
+// after ctx: the goroutine that cancels ctx cancels it next).
 func TestErrLowestIndexParentEnd(t *testing.T) {
 	const n = 10_000
 	for _, p := range errPools(t) {
@@ -503,12 +504,12 @@ func TestErrLowestIndexParentEnd(t *testing.T) {
 				}
 				if ctx.Err() != nil {
 					after.Add(1)
-					return c.Err() // reports the end: not a failure of its own
+					return ctx.Err() // reports the end: not a failure of its own
 				}
 				return nil
 			}, append([]par.Option{par.LowestIndexError()}, p.opts...)...)
 			require.Equal(t, cause, err)
-			require.Less(t, after.Load(), int64(n/2), "the end of ctx stopped nothing")
+			require.LessOrEqual(t, after.Load(), int64(p.workers+1), "calls of f that saw ctx ended, past one per goroutine")
 		})
 	}
 }
