@@ -198,7 +198,7 @@ func TestSortPanicKeepsElements(t *testing.T) {
 						if c.every {
 							// Every second call (every eleventh under -short or
 							// -race), from a first one that differs between the
-							// inputs, so that the inputs together cover every call.
+							// inputs: odd calls on one input, even on the other.
 							step := int64(2)
 							if !full() {
 								step = 11
