@@ -11,23 +11,46 @@ import (
 	"github.com/weftgo/weft/par/pipe"
 )
 
-// A call gets the state the call ending at its lo gave back, else the last
-// one given back, else a new one; and put clears the accumulator.
+// A call gets the state the call ending at its lo gave back, else one given
+// back, else a new one; and put clears the accumulator.
 func TestLeavesPreferTheStepBefore(t *testing.T) {
 	ls := pipe.NewLeaves()
 	a, b, c := ls.Get(0), ls.Get(100), ls.Get(200)
-	require.Equal(t, 3, ls.Opens)
+	require.Equal(t, 3, ls.Opens())
 	a.SetAcc(7)
 	ls.Put(a, 100)
 	ls.Put(b, 200)
 	ls.Put(c, 300)
 	require.Same(t, a, ls.Get(100), "the state of the call that ended at 100")
 	require.Same(t, c, ls.Get(300))
-	require.Same(t, b, ls.Get(5000), "no call ended at 5000: the last given back")
-	require.Equal(t, 3, ls.Opens)
+	require.Same(t, b, ls.Get(5000), "no call ended at 5000: the one left")
+	require.Equal(t, 3, ls.Opens())
 	require.Zero(t, a.Acc(), "put clears the accumulator")
 	require.NotSame(t, a, ls.Get(100), "a state is handed out once")
-	require.Equal(t, 4, ls.Opens)
+	require.Equal(t, 4, ls.Opens())
+}
+
+// More states given back than the leaves keeps: the rest are dropped, and
+// the states kept are handed out again, each once.
+func TestLeavesDropWhatTheyCannotKeep(t *testing.T) {
+	ls := pipe.NewLeaves()
+	const k = 40 // more than the slots
+	var sts []*pipe.LeafState
+	for i := range k {
+		sts = append(sts, ls.Get(i*10))
+	}
+	for i, st := range sts {
+		ls.Put(st, i*10+10)
+	}
+	seen := map[*pipe.LeafState]bool{}
+	for i := range k {
+		st := ls.Get(i*10 + 10)
+		require.False(t, seen[st], "a state handed out twice")
+		seen[st] = true
+	}
+	kept := 2*k - ls.Opens()
+	require.Positive(t, kept, "no state was kept")
+	require.Less(t, kept, k, "every state was kept")
 }
 
 // Many goroutines getting and putting states never hold the same one at
@@ -59,7 +82,7 @@ func TestLeavesExclusive(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	require.LessOrEqual(t, ls.Opens, g)
+	require.LessOrEqual(t, ls.Opens(), g)
 }
 
 // A terminal's leaf function is called several times per leaf; the pipe's

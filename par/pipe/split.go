@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"strings"
+	"sync/atomic"
 )
 
 // The sources that cut a text into pieces (Split, Lines, Fields) find the
@@ -27,7 +28,22 @@ type text[S ~string | ~[]byte] struct {
 	// clipped, as bytes.Split's do, so that appending to one piece cannot
 	// overwrite the next.
 	isBytes bool
+	// gap is the last long run of bytes a feeder searched in vain for the
+	// separator (see index), or nil; never set for a byte slice, whose
+	// bytes the caller may change between two terminals of one pipe. Any
+	// goroutine: the run is published whole through the pointer.
+	gap atomic.Pointer[gap]
 }
+
+// gap is a run [from, to) of a text with no separator in it.
+type gap struct{ from, to int }
+
+// gapMin is the shortest run without a separator that index records: the
+// piece where a long line starts is searched to its end by one feeder, and
+// the feeders of the positions inside it then skip what it searched rather
+// than search it again. Long enough that a text with separators a few
+// kilobytes apart writes no gap.
+const gapMin = 64 << 10
 
 func newText[S ~string | ~[]byte](s S) *text[S] {
 	t := &text[S]{s: s, isBytes: reflect.TypeFor[S]().Kind() == reflect.Slice}
@@ -40,17 +56,30 @@ func newText[S ~string | ~[]byte](s S) *text[S] {
 }
 
 // index returns the index of the first sep in [from, to), or -1, and how far
-// it read: just past the sep, or to.
+// it read: just past the sep, or to. A text is searched for one separator
+// only (each source makes its own text), so a gap that a search recorded
+// holds for every search after it.
 func (t *text[S]) index(from, to int, sep byte) (i, reach int) {
+	at := from
+	if g := t.gap.Load(); g != nil && g.from <= at && at < g.to {
+		at, from = min(g.to, to), g.from
+	}
 	if t.isBytes {
-		i = bytes.IndexByte(t.bs[from:to], sep)
+		i = bytes.IndexByte(t.bs[at:to], sep)
 	} else {
-		i = strings.IndexByte(t.str[from:to], sep)
+		i = strings.IndexByte(t.str[at:to], sep)
+	}
+	end := to
+	if i >= 0 {
+		end = at + i
+	}
+	if end-at >= gapMin && !t.isBytes {
+		t.gap.Store(&gap{from, end})
 	}
 	if i < 0 {
 		return -1, to
 	}
-	return from + i, from + i + 1
+	return at + i, at + i + 1
 }
 
 // piece returns s[i:j].
@@ -72,12 +101,14 @@ type cutter struct {
 }
 
 // feedCut hands sink the pieces that c finds in t and that start in
-// [lo, hi), in one batch per run of positions (see feeder), with their starts
+// [lo, hi), in one batch per run of positions that holds a piece (see
+// feeder; a run without one makes no call of sink), with their starts
 // in pbuf unless pbuf is nil. buf and pbuf have room for a batch. It returns
 // how far it read t.
 func feedCut[S ~string | ~[]byte](t *text[S], c cutter, lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 	start, reach := c.first(lo, hi)
-	for lo < hi {
+	for start < hi {
+		lo = max(lo, start-start%batch) // the run of positions that holds start: runs with no piece make no batch
 		next := batchEnd(lo, hi)
 		buf = buf[:0]
 		if pbuf != nil {

@@ -219,3 +219,60 @@ func TestSplitNestedAndStagePanics(t *testing.T) {
 		require.Equal(t, want, pipe.Lines(s).Collect(opts...), "after the panic, %s", name)
 	}
 }
+
+// TestTextSourcesLongRuns cuts texts whose pieces are longer than the run
+// that one feeder's search records for the others to skip (see text.gap),
+// with the range's pieces fed in order, backwards, and by the pools, and a
+// pipe used by two terminals: the pieces and their positions are the
+// standard library's, and a run of positions with no piece costs no call of
+// the sink.
+func TestTextSourcesLongRuns(t *testing.T) {
+	long := func(k int) string { return strings.Repeat("x", k) }
+	texts := map[string]string{
+		"one piece":   long(300_000),
+		"three runs":  long(150_000) + ",\n " + long(70_000) + "\n,a b\n" + long(200_000) + ",",
+		"runs inside": "a,b\nc " + long(100_000) + "\n\n,," + long(66_000) + " \n" + long(131_072) + "\n",
+	}
+	for name, s := range texts {
+		want := map[string][]string{"Split": strings.Split(s, ","), "Lines": linesOracle(s), "Fields": fieldsOracle(s)}
+		for source, w := range want {
+			var wantPos []int
+			at := 0
+			for _, p := range w {
+				if source == "Fields" {
+					at += strings.Index(s[at:], p)
+				}
+				wantPos = append(wantPos, at)
+				at += len(p)
+				if source != "Fields" {
+					at++
+				}
+			}
+			for _, piece := range []int{1000, 4096, 65_537, len(s) + 1} {
+				for _, back := range []bool{false, true} {
+					got, pos, sinks := pipe.TextPieces(source, s, piece, back)
+					require.Equal(t, w, got, "%s of %s in pieces of %d, backwards %v", source, name, piece, back)
+					require.Equal(t, wantPos, pos, "%s of %s in pieces of %d, backwards %v", source, name, piece, back)
+					if source != "Fields" {
+						require.LessOrEqual(t, sinks, 2*len(w), "%s of %s in pieces of %d: calls of the sink", source, name, piece)
+					}
+				}
+			}
+		}
+		for pool, opts := range pools(t) {
+			if strings.Contains(pool, "grain") {
+				opts = append(opts[:1:1], par.WithGrain(5000))
+			}
+			split, lines, fields := pipe.Split(s, ','), pipe.Lines(s), pipe.Fields(s)
+			for range 2 { // the second time, with the runs the first recorded
+				require.Equal(t, want["Split"], split.Collect(opts...), "Split of %s on %s", name, pool)
+				require.Equal(t, want["Lines"], lines.Collect(opts...), "Lines of %s on %s", name, pool)
+				require.Equal(t, len(want["Lines"]), lines.Count(opts...), "Lines of %s on %s", name, pool)
+				last, ok := lines.FindLast(func(string) bool { return true }, opts...)
+				require.True(t, ok)
+				require.Equal(t, want["Lines"][len(want["Lines"])-1], last)
+				require.Equal(t, want["Fields"], fields.Collect(opts...), "Fields of %s on %s", name, pool)
+			}
+		}
+	}
+}
