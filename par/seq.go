@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/weftgo/weft/internal/pairwise"
 	"github.com/weftgo/weft/split"
 )
 
@@ -318,7 +319,7 @@ type sumSeq[E Number] struct {
 	st sumStack[E]
 }
 
-func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise(in[lo:hi]) }
+func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise.All(pairwise.Add, in[lo:hi]) }
 func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
 
 func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
@@ -337,10 +338,10 @@ func (*sumSeq[E]) prepare(int, int) {}
 
 // sumStack adds a sequence over the pairwise tree of its blocks: the sums of
 // complete subtrees of 2^level blocks, at most one per level, in order. The
-// block being filled is summed as it comes, in the pattern of blockSum (four
-// accumulators taking one element of each group of four in turn, the
+// block being filled is summed as it comes, in the pattern of pairwise.Add4
+// (four accumulators taking one element of each group of four in turn, the
 // elements of a last incomplete group going to the first), so that it needs
-// no copy of the block and its sum is bit-identical to blockSum's.
+// no copy of the block and its sum is bit-identical to pairwise.Block's.
 type sumStack[E Number] struct {
 	sums   [64]E
 	levels [64]uint8

@@ -7,7 +7,6 @@ import (
 
 	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
-	"github.com/weftgo/weft/split"
 )
 
 // Collect returns the items of p in order, in a new slice. Without a Filter
@@ -80,31 +79,6 @@ func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 	return Fold(p, func() T { return identity }, op, op, opts...)
 }
 
-// Sum returns the sum of the items of p; 0 if there are none. Integer sums
-// wrap. Float sums are deterministic: the items of each block of 128 source
-// positions are added with four accumulators and the blocks are combined
-// over the tree of split.Pairwise, which depends only on Len(), whatever the
-// timing and the number of workers. When p is one-to-one (no Filter,
-// FilterIndex or FlatMap among its stages, and not a text source: Split,
-// Lines, Fields), a block of positions is a block of items, and the sum
-// equals par.Sum over the collected items bit for bit; otherwise the blocks
-// hold as many items as their positions make, and the last bits may differ
-// from par.Sum's.
-func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
-	blocks := split.Blocks(p.n)
-	t := sumTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, add4[T])}
-	if blocks <= t.grain || p.n <= split.StreamLen(8) {
-		checkOpts(opts)
-		if blocks == 0 {
-			return 0
-		}
-		return t.leaf(0, blocks)
-	}
-	var total T
-	par.Do(func(w *par.Worker) { total = t.tree(w, span{0, blocks}) }, opts...)
-	return total
-}
-
 // checkOpts checks opts as every call of par does (a zero Option, a closed
 // pool) for a terminal that does not call par: a call on an empty range
 // does that and nothing else.
@@ -112,73 +86,6 @@ func checkOpts(opts []par.Option) {
 	if len(opts) > 0 {
 		par.ForRange(0, func(int, int) {}, opts...)
 	}
-}
-
-type span struct{ lo, hi int }
-
-// sumTask cuts a block range as the canonical tree does, forking above grain
-// blocks.
-type sumTask[T par.Number] struct {
-	p     *Pipe[T]
-	grain int
-	ls    *leaves[[4]T] // the leaves' feeders, reused by the leaves after them
-}
-
-func (t *sumTask[T]) tree(w *par.Worker, s span) T {
-	if s.hi-s.lo <= t.grain {
-		return t.leaf(s.lo, s.hi)
-	}
-	mid := split.Cut(s.lo, s.hi)
-	a, b := par.Join2(w, t.tree, span{s.lo, mid}, t.tree, span{mid, s.hi})
-	return a + b
-}
-
-// leaf sums the blocks [lo, hi) on one goroutine, over the canonical tree.
-func (t *sumTask[T]) leaf(lo, hi int) T {
-	if add, ok := t.p.add.(adder[T]); ok {
-		return split.Pairwise(lo, hi, func(b int) T {
-			blo, bhi := split.BlockRange(b, t.p.n)
-			a0, a1, a2, a3 := add(blo, bhi, 0, 0, 0, 0)
-			return (a0 + a1) + (a2 + a3)
-		}, func(a, b T) T { return a + b })
-	}
-	st := t.ls.get(lo)
-	s := split.Pairwise(lo, hi, func(b int) T {
-		st.acc = [4]T{}
-		st.feed(split.BlockRange(b, t.p.n))
-		return (st.acc[0] + st.acc[1]) + (st.acc[2] + st.acc[3])
-	}, func(a, b T) T { return a + b })
-	t.ls.put(st, hi)
-	return s
-}
-
-// blockLeaves returns the leaves of Sum or Product over p: each state feeds
-// a block into its four accumulators with fold4 (add4 or mul4).
-func blockLeaves[T par.Number](p Pipe[T], fold4 func(xs []T, a0, a1, a2, a3 T) (T, T, T, T)) *leaves[[4]T] {
-	return leavesOf(p, func(st *leafState[[4]T]) func([]T) {
-		return func(xs []T) {
-			a := &st.acc
-			a[0], a[1], a[2], a[3] = fold4(xs, a[0], a[1], a[2], a[3])
-		}
-	})
-}
-
-// add4 adds xs to four accumulators in the pattern of par.Sum's blocks. The
-// accumulators are its locals, kept in registers: in the closure that
-// captured them, each addition was a load and a store through the closure,
-// since xs might alias them.
-func add4[T par.Number](xs []T, a0, a1, a2, a3 T) (T, T, T, T) {
-	i := 0
-	for ; i+4 <= len(xs); i += 4 {
-		a0 += xs[i]
-		a1 += xs[i+1]
-		a2 += xs[i+2]
-		a3 += xs[i+3]
-	}
-	for ; i < len(xs); i++ {
-		a0 += xs[i]
-	}
-	return a0, a1, a2, a3
 }
 
 // Find returns the first item of p, in order, for which pred is true, and

@@ -1,11 +1,6 @@
 package pipe
 
-import (
-	"fmt"
-
-	"github.com/weftgo/weft/par"
-	"github.com/weftgo/weft/split"
-)
+import "fmt"
 
 // Zip returns the pipeline of f(a[i], b[i]) for every index i, in order: the
 // two slices walked together, with no slice of pairs made. The positions of
@@ -93,74 +88,4 @@ func zip3[A, B, C, T any](out []T, a []A, b []B, c []C, f func(A, B, C) T) {
 	for i := range out {
 		out[i] = f(a[i], b[i], c[i])
 	}
-}
-
-// Product returns the product of the items of p; 1 if there are none.
-// Integer products wrap. Float products are deterministic in the way Sum's
-// are: blocks of 128 source positions are multiplied with four accumulators
-// and the blocks are combined over the tree of split.Pairwise, which depends
-// only on Len(), so the same pipe gives the same bits on every run and every
-// number of workers. (That is a different grouping from a sequential loop's,
-// so a float product may differ from the loop's in the last bits; and an
-// overflow to Inf or an underflow to 0 may happen in one grouping and not in
-// another.)
-func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
-	blocks := split.Blocks(p.n)
-	t := productTask[T]{p: &p, grain: max(1, blocks/(16*split.Probe().Workers)), ls: blockLeaves(p, mul4[T])}
-	if blocks <= t.grain || p.n <= split.StreamLen(8) {
-		checkOpts(opts)
-		if blocks == 0 {
-			return 1
-		}
-		return t.leaf(0, blocks)
-	}
-	var total T
-	par.Do(func(w *par.Worker) { total = t.tree(w, span{0, blocks}) }, opts...)
-	return total
-}
-
-// productTask cuts a block range as the canonical tree does, forking above
-// grain blocks, as sumTask does for Sum.
-type productTask[T par.Number] struct {
-	p     *Pipe[T]
-	grain int
-	ls    *leaves[[4]T]
-}
-
-func (t *productTask[T]) tree(w *par.Worker, s span) T {
-	if s.hi-s.lo <= t.grain {
-		return t.leaf(s.lo, s.hi)
-	}
-	mid := split.Cut(s.lo, s.hi)
-	a, b := par.Join2(w, t.tree, span{s.lo, mid}, t.tree, span{mid, s.hi})
-	return a * b
-}
-
-// leaf multiplies the blocks [lo, hi) on one goroutine, over the canonical
-// tree.
-func (t *productTask[T]) leaf(lo, hi int) T {
-	st := t.ls.get(lo)
-	s := split.Pairwise(lo, hi, func(b int) T {
-		st.acc = [4]T{1, 1, 1, 1}
-		st.feed(split.BlockRange(b, t.p.n))
-		return (st.acc[0] * st.acc[1]) * (st.acc[2] * st.acc[3])
-	}, func(a, b T) T { return a * b })
-	t.ls.put(st, hi)
-	return s
-}
-
-// mul4 multiplies four accumulators by xs in the pattern of Sum's add4, with
-// the accumulators in registers (see add4).
-func mul4[T par.Number](xs []T, a0, a1, a2, a3 T) (T, T, T, T) {
-	i := 0
-	for ; i+4 <= len(xs); i += 4 {
-		a0 *= xs[i]
-		a1 *= xs[i+1]
-		a2 *= xs[i+2]
-		a3 *= xs[i+3]
-	}
-	for ; i < len(xs); i++ {
-		a0 *= xs[i]
-	}
-	return a0, a1, a2, a3
 }

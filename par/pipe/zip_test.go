@@ -185,6 +185,8 @@ func TestProductDeterministic(t *testing.T) {
 			require.Equal(t, math.Float64bits(want), math.Float64bits(got), "%s run %d", po.name, run)
 		}
 	}
+	// Unfiltered, it agrees with par.Product bit for bit.
+	require.Equal(t, math.Float64bits(par.Product(fs)), math.Float64bits(pipe.Product(pipe.From(fs))))
 	require.Equal(t, 1.0, pipe.Product(pipe.From([]float64{})))
 	require.Equal(t, 1, pipe.Product(pipe.Range(0, 0)))
 	require.Equal(t, 0, pipe.Product(pipe.Range(0, 1000)))

@@ -4,7 +4,7 @@ import "github.com/weftgo/weft/par"
 
 // adder is the type of a Pipe's add field for items of type T: it adds the
 // items of the source positions [lo, hi) to four accumulators in the pattern
-// of add4, and returns them.
+// of pairwise.Add4, and returns them.
 type adder[T par.Number] = func(lo, hi int, a0, a1, a2, a3 T) (T, T, T, T)
 
 // zipAdder returns Zip's adder when T is one of Go's predeclared number
@@ -45,9 +45,9 @@ func zipAdd[A, B any, T par.Number](a []A, b []B, f func(A, B) T) adder[T] {
 	}
 }
 
-// zipAdd4 is add4 over f(a[i], b[i]): the same accumulator for every i, in
-// the same order, so the same bits, with each result added as it comes back
-// from f rather than written to a batch buffer that add4 then reads. Go's
+// zipAdd4 is pairwise.Add4 over f(a[i], b[i]): the same accumulator for every
+// i, in the same order, so the same bits, with each result added as it comes
+// back from f rather than written to a batch buffer that Add4 then reads. Go's
 // calls save no register, so everything live across a call of f is reloaded
 // after it: the accumulators sit in an array, which the compiler loads and
 // stores one at a time, where four locals were all moved between registers
