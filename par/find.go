@@ -1,13 +1,14 @@
 package par
 
 import (
-	"math"
 	"sync/atomic"
+
+	"github.com/weftgo/weft/internal/find"
 )
 
-// findCheck is how many elements a leaf examines between looks at whether an
-// earlier match has settled the call.
-const findCheck = 256
+// findCheck is how many elements a leaf of Any or FindAny examines between
+// looks at whether a match has been found.
+const findCheck = find.Run
 
 // FindIndex returns the index of the first element of s, in order, for which
 // pred is true, or -1 if there is none. Once a match is found, pieces after it
@@ -42,29 +43,20 @@ func findFirst(name string, n int, match func(i int) bool, opts []Option) int {
 	if n == 0 {
 		return -1
 	}
-	var best atomic.Int64 // the least matching index found so far
-	best.Store(math.MaxInt64)
-	run(&c, n, &body[struct{}]{name: name, settled: func(lo int) bool { return int64(lo) > best.Load() }, leaf: func(lo, hi int) struct{} {
-		for i := lo; i < hi; i++ {
-			if (i-lo)%findCheck == 0 && int64(i) > best.Load() { // an earlier match settles it
-				break
-			}
+	bd := find.First()
+	scan := func(a, c int) int {
+		for i := a; i < c; i++ {
 			if match(i) {
-				for { // lower best to i unless a smaller index is already there
-					b := best.Load()
-					if int64(i) >= b || best.CompareAndSwap(b, int64(i)) {
-						break
-					}
-				}
-				break
+				return i
 			}
 		}
+		return -1
+	}
+	run(&c, n, &body[struct{}]{name: name, settled: func(lo int) bool { return bd.Settled(lo, n) }, leaf: func(lo, hi int) struct{} {
+		bd.Scan(lo, hi, scan)
 		return struct{}{}
 	}})
-	if b := best.Load(); b != math.MaxInt64 { // every leaf's CAS happens before run returns
-		return int(b)
-	}
-	return -1
+	return bd.Best() // every leaf's Offer happens before run returns
 }
 
 // Any reports whether pred is true for some element of s. It stops as soon as

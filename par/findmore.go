@@ -3,6 +3,7 @@ package par
 import (
 	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/internal/gather"
 )
 
@@ -38,16 +39,30 @@ func FindLast[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	return s[i], true
 }
 
-// findLast returns the greatest i in [0, n) with match(i), or -1: the first
-// match of the mirrored range, in which position j stands for n-1-j, so that
-// findFirst's settling (pieces after a match are skipped) skips the pieces
-// before it here.
+// findLast returns the greatest i in [0, n) with match(i), or -1. The range
+// is cut mirrored, position j standing for n-1-j, so that the timed prefix
+// and the left-first order of the bridge start from the end, and so that
+// the settling of a find-first (pieces after a match are skipped) skips the
+// pieces before the match here.
 func findLast(n int, match func(i int) bool, opts []Option) int {
-	j := findFirst("par.FindLast", n, func(j int) bool { return match(n - 1 - j) }, opts)
-	if j < 0 {
+	c := configure(opts)
+	if n == 0 {
 		return -1
 	}
-	return n - 1 - j
+	bd := find.Last()
+	scan := func(a, c int) int {
+		for i := c - 1; i >= a; i-- {
+			if match(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	run(&c, n, &body[struct{}]{name: "par.FindLast", settled: func(mlo int) bool { return bd.Settled(0, n-mlo) }, leaf: func(mlo, mhi int) struct{} {
+		bd.Scan(n-mhi, n-mlo, scan)
+		return struct{}{}
+	}})
+	return bd.Best() // every leaf's Offer happens before run returns
 }
 
 // FindAnyIndex returns the index of some element of s for which pred is

@@ -2,9 +2,8 @@ package pipe
 
 import (
 	"fmt"
-	"math"
-	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/par"
 )
 
@@ -329,8 +328,7 @@ type hit[T any] struct {
 // findFirst returns the first item of p with pred, or nil.
 func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) *hit[T] {
 	open := p.mustPositions(name)
-	var best atomic.Int64 // least matching position so far; every CAS happens before ReduceRange returns
-	best.Store(math.MaxInt64)
+	bd := find.First()
 	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
 		last, rank := -1, 0 // the position of the item before, and the items at it before this one
@@ -352,23 +350,10 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		// The items of a position all come within one call of the feeder.
 		st.feed = func(lo, hi int) { last = -1; feed(lo, hi, sink) }
 	}}
-	found := par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+	return par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
 		st := ls.get(lo)
-		var h *hit[T]
-		for a := lo; a < hi && h == nil; a = batchEnd(a, hi) {
-			if int64(a) > best.Load() { // an earlier match settles it
-				break
-			}
-			st.feed(a, batchEnd(a, hi))
-			if h = st.acc; h != nil {
-				for {
-					cur := best.Load()
-					if int64(h.pos) >= cur || best.CompareAndSwap(cur, int64(h.pos)) {
-						break
-					}
-				}
-			}
-		}
+		bd.Scan(lo, hi, func(a, c int) int { return feedHit(st, a, c) })
+		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
 	}, func(l, r *hit[T]) *hit[T] {
@@ -377,18 +362,13 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		}
 		return r
 	}, opts...)
-	return found
 }
 
 // findLast returns the position and value of the last item of p with pred,
 // or -1 and the zero value.
 func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) (int, T) {
 	open := p.mustPositions(name)
-	var best atomic.Int64 // greatest matching position so far; every CAS happens before ReduceRange returns
-	best.Store(-1)
-	// The pieces are cut from the mirrored range, so that the timed prefix
-	// and the left-first order of the bridge start from the end, where the
-	// answer is looked for first.
+	bd := find.Last()
 	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
 		sink := func(pos []int, xs []T) {
@@ -400,26 +380,13 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
 	}}
+	// The pieces are cut from the mirrored range, so that the timed prefix
+	// and the left-first order of the bridge start from the end, where the
+	// answer is looked for first.
 	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
 		st := ls.get(mlo)
-		lo, hi := p.n-mhi, p.n-mlo
-		var h *hit[T]
-		for b := hi; b > lo && h == nil; {
-			a := max(lo, (b-1)/batch*batch)
-			if int64(b) <= best.Load() { // a later match settles it
-				break
-			}
-			st.feed(a, b)
-			if h = st.acc; h != nil {
-				for {
-					cur := best.Load()
-					if int64(h.pos) <= cur || best.CompareAndSwap(cur, int64(h.pos)) {
-						break
-					}
-				}
-			}
-			b = a
-		}
+		bd.Scan(p.n-mhi, p.n-mlo, func(a, c int) int { return feedHit(st, a, c) })
+		h := st.acc
 		ls.put(st, mhi) // not deferred: a state whose callback panicked is dropped
 		return h
 	}, func(l, r *hit[T]) *hit[T] { // l holds the later positions
@@ -433,4 +400,13 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 		return -1, zero
 	}
 	return found.pos, found.x
+}
+
+// feedHit feeds the positions [a, c) to a find's leaf state and returns the
+// position of the hit it holds then, or -1.
+func feedHit[T any](st *leafState[*hit[T]], a, c int) int {
+	if st.feed(a, c); st.acc != nil {
+		return st.acc.pos
+	}
+	return -1
 }

@@ -2,9 +2,9 @@ package pipe
 
 import (
 	"cmp"
-	"math"
 	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
 )
@@ -95,8 +95,7 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 		panic("pipe: Find: pred is nil")
 	}
 	type hit struct{ x T }
-	var best atomic.Int64 // least source position with a match so far
-	best.Store(math.MaxInt64)
+	bd := find.First() // offered the start of a match's batch: its position may be unknown
 	ls := leavesOf(p, func(st *leafState[*hit]) func([]T) {
 		return func(xs []T) {
 			for _, x := range xs {
@@ -108,25 +107,15 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 	})
 	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
 		st := ls.get(lo)
-		for a := lo; a < hi; a = batchEnd(a, hi) {
-			if int64(a) > best.Load() { // an earlier match settles it
-				ls.put(st, hi)
-				return nil
+		bd.Scan(lo, hi, func(a, c int) int {
+			if st.feed(a, c); st.acc != nil {
+				return a
 			}
-			st.feed(a, batchEnd(a, hi))
-			if h := st.acc; h != nil {
-				ls.put(st, hi)
-				for { // lower best to a unless an earlier position is there
-					cur := best.Load()
-					if int64(a) >= cur || best.CompareAndSwap(cur, int64(a)) {
-						break
-					}
-				}
-				return h
-			}
-		}
-		ls.put(st, hi)
-		return nil
+			return -1
+		})
+		h := st.acc
+		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
+		return h
 	}, func(l, r *hit) *hit {
 		if l != nil {
 			return l
