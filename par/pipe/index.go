@@ -83,13 +83,12 @@ func (p Pipe[T]) mustPositions(name string) func() posFeeder[T] {
 	return open
 }
 
-// liftPos returns the recipe for the positional feeder of a stage over p that
-// is not one-to-one or whose input is not: the stage's step, made once per
-// feeder by mk, turns a batch with its positions into zero or more batches
-// for sink. It returns nil when p's positions are not known, or when p is
-// one-to-one and the stage keeps that (keepsOneToOne), since the stage's own
-// positions are then derived from its feeder.
-func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() func(pos []int, xs []T, sink func([]int, []R))) func() posFeeder[R] {
+// liftPos returns the recipe for the positional feeder of a stage over p
+// whose step mk makes once per feeder (see stageStep). It returns nil when
+// p's positions are not known, or when p is one-to-one and the stage keeps
+// that (keepsOneToOne), since the stage's positions are then a counter over
+// its plain feeder (Pipe.positions).
+func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() stageStep[T, R]) func() posFeeder[R] {
 	if keepsOneToOne && p.oneToOne {
 		return nil
 	}
@@ -101,57 +100,12 @@ func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() func(pos []int, 
 		feed := up()
 		step := mk()
 		var sink func([]int, []R)
-		each := func(pos []int, xs []T) { step(pos, xs, sink) }
+		each := func(pos []int, xs []T) { sink(step(pos, xs)) }
 		return func(lo, hi int, s func([]int, []R)) {
 			sink = s
 			feed(lo, hi, each)
 		}
 	}
-}
-
-// mapPos is the positional recipe of Map.
-func mapPos[T, R any](p Pipe[T], mk func() func(T) R) func() posFeeder[R] {
-	return liftPos(p, true, func() func([]int, []T, func([]int, []R)) {
-		f := mk()
-		buf := make([]R, batch)
-		return func(pos []int, xs []T, sink func([]int, []R)) {
-			out := buf[:len(xs)]
-			for i, x := range xs {
-				out[i] = f(x)
-			}
-			sink(pos, out)
-		}
-	})
-}
-
-// filterPos is the positional recipe of Filter.
-func filterPos[T any](p Pipe[T], keep func(T) bool) func() posFeeder[T] {
-	return liftPos(p, false, func() func([]int, []T, func([]int, []T)) {
-		buf := make([]T, batch)
-		pbuf := make([]int, batch)
-		return func(pos []int, xs []T, sink func([]int, []T)) {
-			m := 0
-			for i, x := range xs {
-				if keep(x) {
-					buf[m], pbuf[m] = x, pos[i]
-					m++
-				}
-			}
-			sink(pbuf[:m], buf[:m])
-		}
-	})
-}
-
-// inspectPos is the positional recipe of Inspect.
-func inspectPos[T any](p Pipe[T], f func(T)) func() posFeeder[T] {
-	return liftPos(p, true, func() func([]int, []T, func([]int, []T)) {
-		return func(pos []int, xs []T, sink func([]int, []T)) {
-			for _, x := range xs {
-				f(x)
-			}
-			sink(pos, xs)
-		}
-	})
 }
 
 // MapIndex returns the pipeline of f(i, x) for every item x of p, in order,
@@ -188,14 +142,14 @@ func MapIndex[T, R any](p Pipe[T], f func(i int, x T) R) Pipe[R] {
 		}}
 	}
 	up := p.mustPositions("MapIndex")
-	step := func() func([]int, []T, func([]int, []R)) {
+	step := func() stageStep[T, R] {
 		buf := make([]R, batch)
-		return func(pos []int, xs []T, sink func([]int, []R)) {
+		return func(pos []int, xs []T) ([]int, []R) {
 			out := buf[:len(xs)]
 			for k, x := range xs {
 				out[k] = f(pos[k], x)
 			}
-			sink(pos, out)
+			return pos, out
 		}
 	}
 	return Pipe[R]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}
@@ -203,13 +157,15 @@ func MapIndex[T, R any](p Pipe[T], f func(i int, x T) R) Pipe[R] {
 
 // dropPos makes the plain feeder of a stage that needs the positions of its
 // input but whose output's positions nobody asked for.
-func dropPos[T, R any](up func() posFeeder[T], mk func() func([]int, []T, func([]int, []R))) func() feeder[R] {
+func dropPos[T, R any](up func() posFeeder[T], mk func() stageStep[T, R]) func() feeder[R] {
 	return func() feeder[R] {
 		feed := up()
 		step := mk()
 		var sink func([]R)
-		fwd := func(_ []int, xs []R) { sink(xs) }
-		each := func(pos []int, xs []T) { step(pos, xs, fwd) }
+		each := func(pos []int, xs []T) {
+			_, out := step(pos, xs)
+			sink(out)
+		}
 		return func(lo, hi int, s func([]R)) {
 			sink = s
 			feed(lo, hi, each)
@@ -240,10 +196,10 @@ func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
 		panic("pipe: FilterIndex: keep is nil")
 	}
 	up := p.mustPositions("FilterIndex")
-	step := func() func([]int, []T, func([]int, []T)) {
+	step := func() stageStep[T, T] {
 		buf := make([]T, batch)
 		pbuf := make([]int, batch)
-		return func(pos []int, xs []T, sink func([]int, []T)) {
+		return func(pos []int, xs []T) ([]int, []T) {
 			m := 0
 			for k, x := range xs {
 				if keep(pos[k], x) {
@@ -251,7 +207,7 @@ func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
 					m++
 				}
 			}
-			sink(pbuf[:m], buf[:m])
+			return pbuf[:m], buf[:m]
 		}
 	}
 	return Pipe[T]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}

@@ -135,6 +135,39 @@ func Range(lo, hi int) Pipe[int] {
 	}}
 }
 
+// A stage's work is a step: it turns one batch, xs, into the batch it hands
+// on, with their source positions. pos holds the positions of xs when a
+// stage after it or the terminal asked for them, and is nil otherwise; the
+// step returns its batch's positions, or nil when pos is nil. A step that
+// keeps every item returns pos itself. A step belongs to one feeder, which
+// makes it (and its buffers) once, and reuses it from one batch to the next.
+//
+// A stage is written once, as its step, and stage derives both of its
+// feeders from it: the plain one, which calls the step with nil positions
+// (one call per batch, the only cost over a feeder written out by hand), and
+// the one that carries positions (liftPos, index.go), which is built only
+// when asked for.
+type stageStep[T, R any] func(pos []int, xs []T) ([]int, []R)
+
+// stage returns the pipe of a stage over p whose step mk makes once per
+// feeder. oneToOne tells whether the stage keeps every item (Map, Inspect)
+// or may drop some (Filter).
+func stage[T, R any](p Pipe[T], oneToOne bool, mk func() stageStep[T, R]) Pipe[R] {
+	return Pipe[R]{n: p.n, oneToOne: oneToOne && p.oneToOne, openPos: liftPos(p, oneToOne, mk), open: func() feeder[R] {
+		up := p.open()
+		step := mk()
+		var sink func([]R)
+		each := func(xs []T) {
+			_, out := step(nil, xs)
+			sink(out)
+		}
+		return func(lo, hi int, s func([]R)) {
+			sink = s
+			up(lo, hi, each)
+		}
+	}}
+}
+
 // Map returns the pipeline of f(x) for every item x of p, in order. f runs in
 // parallel; writes made by f happen before the terminal returns.
 func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
@@ -147,23 +180,17 @@ func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
 // mapEach is Map with the function made by mk each time the pipe is opened
 // for a goroutine (MapInit's calls init there).
 func mapEach[T, R any](p Pipe[T], mk func() func(T) R) Pipe[R] {
-	return Pipe[R]{n: p.n, oneToOne: p.oneToOne, openPos: mapPos(p, mk), open: func() feeder[R] {
-		up := p.open()
+	return stage(p, true, func() stageStep[T, R] {
 		f := mk()
 		buf := make([]R, batch)
-		var sink func([]R)
-		each := func(xs []T) {
+		return func(pos []int, xs []T) ([]int, []R) {
 			out := buf[:len(xs)]
 			for i, x := range xs {
 				out[i] = f(x)
 			}
-			sink(out)
+			return pos, out
 		}
-		return func(lo, hi int, s func([]R)) {
-			sink = s
-			up(lo, hi, each)
-		}
-	}}
+	})
 }
 
 // Filter returns the pipeline of the items x of p for which keep(x) is true,
@@ -172,25 +199,29 @@ func (p Pipe[T]) Filter(keep func(T) bool) Pipe[T] {
 	if keep == nil {
 		panic("pipe: Filter: keep is nil")
 	}
-	return Pipe[T]{n: p.n, openPos: filterPos(p, keep), open: func() feeder[T] {
-		up := p.open()
+	return stage(p, false, func() stageStep[T, T] {
 		buf := make([]T, batch)
-		var sink func([]T)
-		each := func(xs []T) {
+		var pbuf []int // made the first time positions come
+		return func(pos []int, xs []T) ([]int, []T) {
+			if pos != nil && pbuf == nil {
+				pbuf = make([]int, batch)
+			}
 			m := 0
-			for _, x := range xs {
+			for i, x := range xs {
 				if keep(x) {
 					buf[m] = x
+					if pos != nil {
+						pbuf[m] = pos[i]
+					}
 					m++
 				}
 			}
-			sink(buf[:m])
+			if pos == nil {
+				return nil, buf[:m]
+			}
+			return pbuf[:m], buf[:m]
 		}
-		return func(lo, hi int, s func([]T)) {
-			sink = s
-			up(lo, hi, each)
-		}
-	}}
+	})
 }
 
 // Inspect returns p with f called on every item as it passes, for side
@@ -199,18 +230,12 @@ func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
 	if f == nil {
 		panic("pipe: Inspect: f is nil")
 	}
-	return Pipe[T]{n: p.n, oneToOne: p.oneToOne, openPos: inspectPos(p, f), open: func() feeder[T] {
-		up := p.open()
-		var sink func([]T)
-		each := func(xs []T) {
+	return stage(p, true, func() stageStep[T, T] {
+		return func(pos []int, xs []T) ([]int, []T) {
 			for _, x := range xs {
 				f(x)
 			}
-			sink(xs)
+			return pos, xs
 		}
-		return func(lo, hi int, s func([]T)) {
-			sink = s
-			up(lo, hi, each)
-		}
-	}}
+	})
 }
