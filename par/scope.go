@@ -10,15 +10,75 @@ import (
 // the Scope call that made it returns. It may be used from any goroutine while
 // the scope is open.
 type Spawner struct {
+	scopeTasks // once failure is set, tasks not yet started are skipped
+}
+
+// scopeTasks is what the handles of Scope and ScopeErr (Spawner, Group)
+// share: the count of the scope's parts still to finish, the pool and call
+// into which Go queues a task, the first panic, and whether the scope has
+// ended.
+type scopeTasks struct {
 	latch sched.CountLatch
 	pool  *sched.Pool
 	call  uint64 // the scope's top-level call, whose waiting caller runs the tasks Go queues
-	// failure holds the first panic of a task or of the scope's body; once
-	// set, tasks not yet started are skipped.
+	// failure holds the first panic (or runtime.Goexit) of a task or of the
+	// scope's body.
 	failure atomic.Pointer[sched.Panic]
-	// ended is set once every task has finished and Scope is returning, so
-	// that a task started later panics instead of running unwaited for.
+	// ended is set once every task has finished and the scope is returning,
+	// so that a task started later panics instead of running unwaited for.
 	ended atomic.Bool
+}
+
+// check panics if the handle (c, named recv in messages) is nil, if its
+// scope has ended (a handle kept past its scope would start a task that
+// nothing waits for), if w is nil for a Spawn, or if the task is nil
+// (noTask). method names the call, such as "Spawner.Spawn". Any goroutine.
+func (c *scopeTasks) check(method, recv string, spawn bool, w *Worker, noTask bool) {
+	switch {
+	case c == nil:
+		panic("par: " + method + ": " + recv + " is nil")
+	case c.ended.Load(): // set after the last task of the scope finished
+		panic("par: " + method + ": the scope has ended")
+	case spawn && w == nil:
+		panic("par: " + method + ": w is nil")
+	case noTask:
+		panic("par: " + method + ": f is nil")
+	}
+}
+
+// push starts the task j, which runs off the latch when it ends, on the
+// deque of sw. Owner of sw only.
+func (c *scopeTasks) push(sw *sched.Worker, j *sched.Job) {
+	c.latch.Add() // before the push: the count cannot reach zero while j is pending
+	sw.Push(j)
+}
+
+// inject starts the task j, which runs off the latch when it ends, through
+// the pool's shared queue. Any goroutine.
+func (c *scopeTasks) inject(j *sched.Job) {
+	j.SetCall(c.call)
+	c.latch.Add()
+	c.pool.Inject(j)
+}
+
+// recordPanic records the first panic of the scope: what recover returned in
+// the deferred call of a part that did not return normally (nil for a
+// runtime.Goexit). The panic keeps the stack where it began, which a crash
+// prints when the scope raises it again (see sched.Panic.Repanic). Any
+// goroutine, in that deferred call.
+func (c *scopeTasks) recordPanic(r any) {
+	if c.failure.Load() != nil {
+		return // only the first one is kept, and the stack costs microseconds
+	}
+	c.failure.CompareAndSwap(nil, sched.Recovered(r))
+}
+
+// tasks returns s's tasks, or nil for a nil s, for check.
+func (s *Spawner) tasks() *scopeTasks {
+	if s == nil {
+		return nil
+	}
+	return &s.scopeTasks
 }
 
 // Scope calls f with a scope and a worker handle, and returns when f and every
@@ -35,13 +95,13 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 	}
 	c := configure(opts)
 	c.run(func(w *sched.Worker) {
-		s := &Spawner{pool: w.Pool(), call: w.Call()}
+		s := &Spawner{scopeTasks{pool: w.Pool(), call: w.Call()}}
 		s.latch.Init(w)
 		func() {
 			normal := false
 			defer func() {
 				if !normal {
-					s.fail(recover())
+					s.recordPanic(recover())
 				}
 				s.latch.Done(w) // the body's own part
 			}()
@@ -70,7 +130,7 @@ func runSpawn(w *sched.Worker, j *sched.Job) {
 	normal := false
 	defer func() {
 		if !normal {
-			s.fail(recover())
+			s.recordPanic(recover())
 		}
 		t.s, t.f = nil, nil
 		sched.Free(w, t) // the runner of a detached task is its last user; w reuses it only after this job ends
@@ -82,36 +142,18 @@ func runSpawn(w *sched.Worker, j *sched.Job) {
 	normal = true
 }
 
-// fail records the first failure of the scope: what recover returned in the
-// deferred call of a part that did not return normally (nil for a
-// runtime.Goexit). The panic keeps the stack where it began, which a crash
-// prints when Scope raises it again (see sched.Panic.Repanic).
-func (s *Spawner) fail(r any) {
-	if s.failure.Load() != nil {
-		return // only the first one is kept, and the stack costs microseconds
-	}
-	s.failure.CompareAndSwap(nil, sched.Recovered(r))
-}
-
 // Spawn starts f as a task of the scope, pushed on the deque of w, the handle
 // of the calling function (the scope's body or a task): w runs it later unless
 // an idle worker steals it first. It is the cheap way to spawn from inside the
 // scope, costing a push. w must be the handle given to the calling function.
 // Spawn panics if s, w or f is nil, or if s's scope has ended.
 func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
-	s.check("Spawn")
-	if w == nil {
-		panic("par: Spawner.Spawn: w is nil")
-	}
-	if f == nil {
-		panic("par: Spawner.Spawn: f is nil")
-	}
+	s.tasks().check("Spawner.Spawn", "s", true, w, f == nil)
 	sw := w.sched()
 	t := sched.Alloc[spawnJob](sw)
 	t.s, t.f = s, f
 	t.Init(nil, runSpawn)
-	s.latch.Add() // before the push: the count cannot reach zero while t is pending
-	sw.Push(&t.Job)
+	s.push(sw, &t.Job)
 }
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
@@ -119,24 +161,8 @@ func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
 // queued. Use it where no worker handle is at hand. Go panics if s or f is
 // nil, or if s's scope has ended.
 func (s *Spawner) Go(f func(w *Worker)) {
-	s.check("Go")
-	if f == nil {
-		panic("par: Spawner.Go: f is nil")
-	}
+	s.tasks().check("Spawner.Go", "s", false, nil, f == nil)
 	t := &spawnJob{s: s, f: f}
 	t.Init(nil, runSpawn)
-	t.SetCall(s.call)
-	s.latch.Add()
-	s.pool.Inject(&t.Job)
-}
-
-// check panics if s is nil or its scope has ended: a handle kept past its
-// Scope would start a task that nothing waits for.
-func (s *Spawner) check(method string) {
-	if s == nil {
-		panic("par: Spawner." + method + ": s is nil")
-	}
-	if s.ended.Load() { // set after the last task of the scope finished
-		panic("par: Spawner." + method + ": the scope has ended")
-	}
+	s.inject(&t.Job)
 }

@@ -3,7 +3,6 @@ package par
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -14,9 +13,7 @@ import (
 // of which have returned before the call does. It may be used from any
 // goroutine while the call runs.
 type Group struct {
-	latch sched.CountLatch
-	pool  *sched.Pool
-	call  uint64 // the call whose waiting caller runs the tasks Go queues
+	scopeTasks // failure (a panic or runtime.Goexit) wins over any error
 
 	// Written before the body runs, then only read.
 	parent  context.Context
@@ -33,14 +30,8 @@ type Group struct {
 	skipped atomic.Bool
 	// first is the first failure recorded; set once.
 	first atomic.Pointer[groupFailure]
-	// failure holds the first panic (or runtime.Goexit) of a task or of the
-	// body; it wins over any error.
-	failure atomic.Pointer[sched.Panic]
 	// began is set by the first Spawn or Go, after which SetLimit panics.
 	began atomic.Bool
-	// ended is set once every task has returned and ScopeErr is returning,
-	// so that a task started later panics instead of running unwaited for.
-	ended atomic.Bool
 
 	// limit bounds the tasks running at once (SetLimit); 0: no bound.
 	limit atomic.Int64
@@ -146,7 +137,7 @@ func ScopeErr(ctx context.Context, f func(ctx context.Context, g *Group, w *Work
 	}
 	var err error
 	c.run(func(w *sched.Worker) {
-		g := &Group{pool: w.Pool(), call: w.Call(), parent: ctx, labels: c.labels}
+		g := &Group{scopeTasks: scopeTasks{pool: w.Pool(), call: w.Call()}, parent: ctx, labels: c.labels}
 		if g.labels == nil {
 			g.labels = labelled(ctx) // the tasks carry the caller's profiler labels
 		}
@@ -262,9 +253,7 @@ func (g *Group) fail(err error) {
 // began, which a crash prints when ScopeErr raises it again (see
 // sched.Panic.Repanic). Any goroutine, in that deferred call.
 func (g *Group) panicked(r any) {
-	if g.failure.Load() == nil { // only the first one is kept, and the stack costs microseconds
-		g.failure.CompareAndSwap(nil, sched.Recovered(r))
-	}
+	g.recordPanic(r)
 	g.stop.Store(true)
 	g.cancel(errTaskPanicked) // wakes tasks blocked on ctx'; a cause set before stays
 }
@@ -381,26 +370,15 @@ func (g *Group) release() func(context.Context, *Worker) error {
 // nothing. w must be the handle given to the calling function. Spawn panics
 // if g, w or f is nil, or if g's scope has ended.
 func (g *Group) Spawn(w *Worker, f func(ctx context.Context, w *Worker) error) {
-	g.check("Spawn")
-	if w == nil {
-		panic("par: Group.Spawn: w is nil")
-	}
-	if f == nil {
-		panic("par: Group.Spawn: f is nil")
-	}
-	if !g.began.Load() {
-		g.began.Store(true) // SetLimit panics from now on
-	}
-	if g.stopped() {
-		g.skipped.Store(true)
+	g.tasks().check("Group.Spawn", "g", true, w, f == nil)
+	if !g.admit() {
 		return
 	}
 	sw := w.sched()
 	t := sched.Alloc[groupJob](sw)
 	t.g, t.f = g, f
 	t.Init(nil, runGroupJob)
-	g.latch.Add() // before the push: the count cannot reach zero while t is pending
-	sw.Push(&t.Job)
+	g.push(sw, &t.Job)
 }
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
@@ -409,22 +387,26 @@ func (g *Group) Spawn(w *Worker, f func(ctx context.Context, w *Worker) error) {
 // never blocks, limit or not. Once the scope has stopped, Go starts nothing.
 // Go panics if g or f is nil, or if g's scope has ended.
 func (g *Group) Go(f func(ctx context.Context, w *Worker) error) {
-	g.check("Go")
-	if f == nil {
-		panic("par: Group.Go: f is nil")
+	g.tasks().check("Group.Go", "g", false, nil, f == nil)
+	if !g.admit() {
+		return
 	}
+	t := &groupJob{g: g, f: f}
+	t.Init(nil, runGroupJob)
+	g.inject(&t.Job)
+}
+
+// admit marks that tasks have begun, so that SetLimit panics from now on,
+// and reports whether a task may start: not once the scope has stopped.
+func (g *Group) admit() bool {
 	if !g.began.Load() {
 		g.began.Store(true)
 	}
 	if g.stopped() {
 		g.skipped.Store(true)
-		return
+		return false
 	}
-	t := &groupJob{g: g, f: f}
-	t.Init(nil, runGroupJob)
-	t.SetCall(g.call)
-	g.latch.Add()
-	g.pool.Inject(&t.Job)
+	return true
 }
 
 // SetLimit bounds the scope's tasks running at once to n; a negative n
@@ -449,13 +431,10 @@ func (g *Group) SetLimit(n int) {
 	g.limit.Store(int64(max(n, 0))) // published to the tasks by the push or injection that starts them
 }
 
-// check panics if g is nil or its scope has ended: a handle kept past its
-// ScopeErr would start a task that nothing waits for.
-func (g *Group) check(method string) {
+// tasks returns g's tasks, or nil for a nil g, for check.
+func (g *Group) tasks() *scopeTasks {
 	if g == nil {
-		panic("par: Group." + method + ": g is nil")
+		return nil
 	}
-	if g.ended.Load() { // set after the last task of the scope returned
-		panic(fmt.Sprintf("par: Group.%s: the scope has ended", method))
-	}
+	return &g.scopeTasks
 }
