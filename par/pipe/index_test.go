@@ -164,8 +164,9 @@ func TestFindLastStopsEarly(t *testing.T) {
 	}
 }
 
-// textPieces is the oracle of the positions of the text sources: each piece
-// of Split, Lines or Fields with the byte it starts at.
+// textPieces is the oracle of the text sources (here and in the model): the
+// pieces of Split, Lines or Fields, each as the byte it starts at (i) and the
+// byte after it (x).
 func textPieces(s string, source string) []at {
 	var out []at
 	add := func(start, end int) { out = append(out, at{start, end}) }

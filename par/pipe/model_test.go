@@ -138,49 +138,15 @@ func modelText(d drawer, r *rand.Rand, n int) string {
 }
 
 // textModel is the model of a text source: the pieces of s with the byte at
-// which each starts, as the standard library cuts them.
+// which each starts, as the standard library cuts them (textPieces).
 func textModel(s, source string) model {
-	var m model
-	add := func(start, end int) {
-		m.items = append(m.items, encString(s[start:end]))
-		m.pos = append(m.pos, start)
+	m := model{n: len(s)}
+	if source == "Split" {
+		m.n = len(s) + 1 // the piece after a last separator starts at len(s)
 	}
-	switch source {
-	case "Split":
-		start := 0
-		for i := range len(s) {
-			if s[i] == ',' {
-				add(start, i)
-				start = i + 1
-			}
-		}
-		add(start, len(s))
-		m.n = len(s) + 1
-	case "Lines":
-		for start := 0; start < len(s); {
-			end := strings.IndexByte(s[start:], '\n')
-			if end < 0 {
-				add(start, len(s))
-				break
-			}
-			add(start, start+end)
-			start += end + 1
-		}
-		m.n = len(s)
-	case "Fields":
-		for i := 0; i < len(s); {
-			for i < len(s) && isASCIISpace(rune(s[i])) {
-				i++
-			}
-			start := i
-			for i < len(s) && !isASCIISpace(rune(s[i])) {
-				i++
-			}
-			if i > start {
-				add(start, i)
-			}
-		}
-		m.n = len(s)
+	for _, p := range textPieces(s, source) {
+		m.items = append(m.items, encString(s[p.i:p.x]))
+		m.pos = append(m.pos, p.i)
 	}
 	return m
 }
