@@ -39,12 +39,32 @@ func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 // findFirst returns the least i in [0, n) with match(i), or -1. name names
 // the call in an execution trace.
 func findFirst(name string, n int, match func(i int) bool, opts []Option) int {
+	return search(name, n, match, false, opts)
+}
+
+// search returns the least i in [0, n) with match(i), or the greatest if
+// last, or -1. A find-last cuts the mirrored range, position j standing for
+// n-1-j, so that the timed prefix and the left-first order of the bridge
+// start from the end, and the settling of the pieces (body.settled) skips
+// those before a match.
+func search(name string, n int, match func(i int) bool, last bool, opts []Option) int {
 	c := configure(opts)
 	if n == 0 {
 		return -1
 	}
 	bd := find.First()
+	if last {
+		bd = find.Last()
+	}
 	scan := func(a, c int) int {
+		if last {
+			for i := c - 1; i >= a; i-- {
+				if match(i) {
+					return i
+				}
+			}
+			return -1
+		}
 		for i := a; i < c; i++ {
 			if match(i) {
 				return i
@@ -52,10 +72,18 @@ func findFirst(name string, n int, match func(i int) bool, opts []Option) int {
 		}
 		return -1
 	}
-	run(&c, n, &body[struct{}]{name: name, settled: func(lo int) bool { return bd.Settled(lo, n) }, leaf: func(lo, hi int) struct{} {
+	b := &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
+		if last {
+			lo, hi = n-hi, n-lo
+		}
 		bd.Scan(lo, hi, scan)
 		return struct{}{}
-	}})
+	}}
+	b.settled = func(lo int) bool { return bd.Settled(lo, n) }
+	if last {
+		b.settled = func(lo int) bool { return bd.Settled(0, n-lo) }
+	}
+	run(&c, n, b)
 	return bd.Best() // every leaf's Offer happens before run returns
 }
 

@@ -3,7 +3,6 @@ package par
 import (
 	"sync/atomic"
 
-	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/internal/gather"
 )
 
@@ -39,30 +38,9 @@ func FindLast[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	return s[i], true
 }
 
-// findLast returns the greatest i in [0, n) with match(i), or -1. The range
-// is cut mirrored, position j standing for n-1-j, so that the timed prefix
-// and the left-first order of the bridge start from the end, and so that
-// the settling of a find-first (pieces after a match are skipped) skips the
-// pieces before the match here.
+// findLast returns the greatest i in [0, n) with match(i), or -1.
 func findLast(n int, match func(i int) bool, opts []Option) int {
-	c := configure(opts)
-	if n == 0 {
-		return -1
-	}
-	bd := find.Last()
-	scan := func(a, c int) int {
-		for i := c - 1; i >= a; i-- {
-			if match(i) {
-				return i
-			}
-		}
-		return -1
-	}
-	run(&c, n, &body[struct{}]{name: "par.FindLast", settled: func(mlo int) bool { return bd.Settled(0, n-mlo) }, leaf: func(mlo, mhi int) struct{} {
-		bd.Scan(n-mhi, n-mlo, scan)
-		return struct{}{}
-	}})
-	return bd.Best() // every leaf's Offer happens before run returns
+	return search("par.FindLast", n, match, true, opts)
 }
 
 // FindAnyIndex returns the index of some element of s for which pred is

@@ -102,24 +102,13 @@ func (b *Bound) Best() int {
 // (the first for a find-first, the last for a find-last), or -1. Scan offers
 // that position and returns it, or returns -1.
 func (b *Bound) Scan(lo, hi int, scan func(a, c int) int) int {
-	if b.last {
-		for c := hi; c > lo; {
-			a := max(lo, (c-1)/Run*Run)
-			if b.Settled(a, c) {
-				return -1
-			}
-			if i := scan(a, c); i >= 0 {
-				b.Offer(i)
-				return i
-			}
-			c = a
-		}
-		return -1
-	}
-	for a := lo; a < hi; {
-		c := hi
-		if r := Run - a%Run; hi-a > r { // adds to a only what fits before hi
-			c = a + r
+	for lo < hi {
+		a, c := lo, hi // the next run
+		switch {
+		case b.last:
+			a = max(lo, (hi-1)/Run*Run)
+		case hi-lo > Run-lo%Run: // adds to lo only what fits before hi
+			c = lo + Run - lo%Run
 		}
 		if b.Settled(a, c) {
 			return -1
@@ -128,7 +117,11 @@ func (b *Bound) Scan(lo, hi int, scan func(a, c int) int) int {
 			b.Offer(i)
 			return i
 		}
-		a = c
+		if b.last {
+			hi = a
+		} else {
+			lo = c
+		}
 	}
 	return -1
 }

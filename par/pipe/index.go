@@ -312,12 +312,7 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, func(l, r *hit[T]) *hit[T] {
-		if l != nil {
-			return l
-		}
-		return r
-	}, opts...)
+	}, leftmost[hit[T]], opts...)
 }
 
 // findLast returns the position and value of the last item of p with pred,
@@ -345,17 +340,21 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 		h := st.acc
 		ls.put(st, mhi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, func(l, r *hit[T]) *hit[T] { // l holds the later positions
-		if l != nil {
-			return l
-		}
-		return r
-	}, opts...)
+	}, leftmost[hit[T]], opts...) // over the mirrored range: l holds the later positions
 	if found == nil {
 		var zero T
 		return -1, zero
 	}
 	return found.pos, found.x
+}
+
+// leftmost is the combine of a find's pieces: the left one's hit if it has
+// one, else the right one's.
+func leftmost[H any](l, r *H) *H {
+	if l != nil {
+		return l
+	}
+	return r
 }
 
 // feedHit feeds the positions [a, c) to a find's leaf state and returns the

@@ -116,12 +116,7 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, func(l, r *hit) *hit {
-		if l != nil {
-			return l
-		}
-		return r
-	}, opts...)
+	}, leftmost[hit], opts...)
 	if found == nil {
 		var zero T
 		return zero, false
