@@ -146,7 +146,8 @@ func Range(lo, hi int) Pipe[int] {
 // feeders from it: the plain one, which calls the step with nil positions
 // (one call per batch, the only cost over a feeder written out by hand), and
 // the one that carries positions (liftPos, index.go), which is built only
-// when asked for.
+// when asked for. A stage that reads the positions (MapIndex, FilterIndex)
+// gets them in both: its plain feeder drops them after it (dropPos).
 type stageStep[T, R any] func(pos []int, xs []T) ([]int, []R)
 
 // stage returns the pipe of a stage over p whose step mk makes once per
