@@ -26,12 +26,15 @@ type Group struct {
 	// finds ctx ended, the end of parent: from then on tasks are skipped
 	// instead of started, and Spawn and Go start nothing.
 	stop atomic.Bool
+	// began is set by the first Spawn or Go, after which SetLimit panics.
+	// Read by every Spawn and Go, it sits with stop, away from the cache
+	// line of bound, which a limited scope's tasks write at every start and
+	// end.
+	began atomic.Bool
 	// skipped is set when a task is skipped or not started for stop.
 	skipped atomic.Bool
 	// first is the first failure recorded; set once.
 	first atomic.Pointer[groupFailure]
-	// began is set by the first Spawn or Go, after which SetLimit panics.
-	began atomic.Bool
 
 	// limit bounds the tasks running at once (SetLimit); 0: no bound.
 	limit atomic.Int64
