@@ -28,8 +28,8 @@ import (
 const readBlock = 4 << 10
 
 // readSlack is how far past its range a piece reads at first, for the end of
-// the last piece that starts in its range; a longer piece reads the rest
-// with one more ReadAt (or more, doubling, for one longer than the range).
+// the last piece that starts in its range; where that piece is longer, the
+// piece of the range reads again, twice as much each time (feedSpan).
 const readSlack = 512
 
 // Reader is a text read from an io.Reader in parallel, as the pipes of its
@@ -121,18 +121,14 @@ func (t *Reader) failed() bool {
 // their '\n', as Lines does for a text in memory: the same lines at the same
 // positions (the byte at which each starts; Len() is the text's length).
 func (t *Reader) Lines() Pipe[string] {
-	return t.pipe(t.size, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-		w.feedSep(lo, hi, '\n', true, buf, pbuf, sink)
-	})
+	return t.cutPipe(t.size, '\n', linesCutter[string])
 }
 
 // Split returns the pipeline of the pieces of the text between the bytes
 // sep, in order, as Split does for a text in memory: the same pieces at the
 // same positions (Len() is the text's length plus one).
 func (t *Reader) Split(sep byte) Pipe[string] {
-	return t.pipe(t.size+1, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-		w.feedSep(lo, hi, sep, false, buf, pbuf, sink)
-	})
+	return t.cutPipe(t.size+1, sep, func(tx *text[string]) cutter { return splitCutter(tx, sep) })
 }
 
 // Fields returns the pipeline of the fields of the text, in order: the
@@ -140,7 +136,38 @@ func (t *Reader) Split(sep byte) Pipe[string] {
 // text in memory, at the same positions.
 func (t *Reader) Fields() Pipe[string] {
 	return t.pipe(t.size, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-		w.feedFields(lo, hi, buf, pbuf, sink)
+		w.feedSpan(lo, hi, lastField, fieldEnd, buf, pbuf, sink, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+			feedFields(&w.tx, lo, min(hi, len(w.tx.s)), buf, pbuf, sink)
+		})
+	})
+}
+
+// cutPipe returns the pipeline of n positions whose pieces between the
+// bytes sep the cutter that cutterOf makes finds, as Split and Lines do.
+func (t *Reader) cutPipe(n int, sep byte, cutterOf func(tx *text[string]) cutter) Pipe[string] {
+	lastStart := func(s string, lo, hi int) int {
+		from := max(lo-1, 0)
+		if j := strings.LastIndexByte(s[from:min(hi-1, len(s))], sep); j >= 0 {
+			return from + j + 1 // a piece starts after every separator
+		}
+		if lo == 0 {
+			return 0
+		}
+		return -1
+	}
+	end := func(s string) int { return strings.IndexByte(s, sep) }
+	last := 1 // the positions past the text's bytes: Split's empty piece after a final separator
+	if n == t.size {
+		last = 0
+	}
+	feed := func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+		if w.cut.first == nil {
+			w.cut = cutterOf(&w.tx)
+		}
+		feedCut(&w.tx, w.cut, lo, min(hi, len(w.tx.s)+last), buf, pbuf, sink)
+	}
+	return t.pipe(n, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+		w.feedSpan(lo, hi, lastStart, end, buf, pbuf, sink, feed)
 	})
 }
 
@@ -215,6 +242,16 @@ type window struct {
 	// which says that a piece of the block is in a batch not yet handed on.
 	reuse, pending bool
 	block          []byte // with reuse: the memory under str
+	// tx is the text that the in-memory feeders of split.go cut: the bytes
+	// of the window that a piece of the range needs (see feedSpan), and cut
+	// is the cutter of Split or Lines over it, made once.
+	tx  text[string]
+	cut cutter
+	// shifted hands sink the batches of the feeder over tx with their
+	// positions moved by shift, from tx's to the text's.
+	shifted func(pos []int, xs []string)
+	shift   int
+	sink    func(pos []int, xs []string)
 }
 
 // drop lets the window's block go once a piece is done, so that an idle
@@ -304,125 +341,84 @@ func (w *window) piece(i, j int) string {
 	return w.str[i-w.base : j-w.base]
 }
 
-// feedSep is feedCut for a Reader's Lines (lines) and Split: the pieces
-// between the bytes sep that start in [lo, hi).
-func (w *window) feedSep(lo, hi int, sep byte, lines bool, buf []string, pbuf []int, sink func([]int, []string)) {
-	n := w.t.size
-	start := none
-	if w.begin(hi) {
-		if lo == 0 {
-			start = 0
-		} else if j := w.index(lo-1, hi-1, sep); j >= 0 {
-			start = j + 1 // a piece starts after every separator; for Lines, j+1 < hi <= n
+// feedSpan hands sink the pieces of a Reader's text that start in [lo, hi),
+// as feed, the feeder of the same source over a text in memory (split.go),
+// cuts them from the bytes that the piece [lo, hi) of the range needs: from
+// lo-1 (the byte that tells whether a piece starts at lo) to the end of the
+// last piece that starts before hi. lastStart returns the start of that
+// piece in s, the bytes the window holds from lo-1 on, with lo and hi
+// counted from there, or -1 if no piece starts in [lo, hi); end returns the
+// index in s of the byte that ends a piece that starts at s[0], or -1. The
+// window holds those bytes in one block, read from lo-1 on, twice as much
+// each time that the last piece is longer than what was read; a feeder that
+// starts inside a long piece reads its own bytes only.
+func (w *window) feedSpan(lo, hi int, lastStart func(s string, lo, hi int) int, end func(s string) int,
+	buf []string, pbuf []int, sink func([]int, []string), feed func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string))) {
+	base := max(lo-1, 0)
+	switch {
+	case !w.begin(hi):
+		return
+	case base >= w.end: // an empty text, whose one piece for Split is empty
+		if lo > 0 {
+			return
+		}
+	case !w.load(base, hi-base):
+		return
+	}
+	p := lastStart(w.str, lo-base, hi-base)
+	if p < 0 {
+		return // no piece starts in [lo, hi)
+	}
+	e := len(w.str) // past the last piece's end, in the window
+	for {
+		if j := end(w.str[p:]); j >= 0 {
+			e = p + j + 1
+			break
+		}
+		if w.base+len(w.str) >= w.end || !w.load(base, 2*len(w.str)) {
+			e = len(w.str) // the text ends (or a read failed) inside the piece
+			break
 		}
 	}
-	for lo < hi {
-		next := batchEnd(lo, hi)
-		buf = buf[:0]
-		if pbuf != nil {
-			pbuf = pbuf[:0]
+	w.tx.s, w.tx.str = w.str[:e], w.str[:e]
+	w.tx.gap.Store(nil)
+	w.shift, w.sink = base, sink
+	if w.shifted == nil {
+		w.shifted = func(pos []int, xs []string) {
+			for i := range pos {
+				pos[i] += w.shift // positions in the text, not in the window
+			}
+			w.sink(pos, xs)
 		}
-		for start < next {
-			if start >= w.end { // the empty piece after a final separator, or a read that failed
-				if start == n && !lines {
-					buf = append(buf, "")
-					if pbuf != nil {
-						pbuf = append(pbuf, start)
-					}
-				}
-				start = none
-				break
-			}
-			end, after := w.end, none
-			if j := w.index(start, w.end, sep); j >= 0 {
-				end, after = j, j+1
-				if lines && after == n {
-					after = none // a final '\n' starts no line
-				}
-			} else if !w.has(start) && !w.load(start, 0) {
-				break
-			}
-			buf = append(buf, w.piece(start, end))
-			if pbuf != nil {
-				pbuf = append(pbuf, start)
-			}
-			start = after
-		}
-		sink(pbuf, buf)
-		lo = next
 	}
+	feed(w, lo-base, hi-base, buf, pbuf, w.shifted)
+	w.tx.s, w.tx.str, w.sink = "", "", nil // the block goes with the window's
 }
 
-// feedFields is feedFields of split.go for a Reader: the fields that start
-// in [lo, hi).
-func (w *window) feedFields(lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-	i := lo // the next byte to look at
-	ok := w.begin(hi)
-	if ok && lo > 0 && w.space(lo-1) == 0 {
-		for i < hi && w.space(i) == 0 { // inside a field that started before lo
-			i++
-		}
+// lastField returns the start of the last field of s that starts in
+// [lo, hi), or -1 (see feedSpan).
+func lastField(s string, lo, hi int) int {
+	i := min(hi, len(s)) - 1
+	for i >= lo && asciiSpace[s[i]] {
+		i--
 	}
-	for lo < hi {
-		next := batchEnd(lo, hi)
-		buf = buf[:0]
-		if pbuf != nil {
-			pbuf = pbuf[:0]
-		}
-		for ok {
-			for i < next && w.space(i) == 1 {
-				i++
-			}
-			if i >= next || i >= w.end {
-				break
-			}
-			start := i
-			if !w.has(start) && !w.load(start, 0) {
-				ok = false
-				break
-			}
-			for w.space(i) == 0 {
-				i++
-			}
-			buf = append(buf, w.piece(start, i))
-			if pbuf != nil {
-				pbuf = append(pbuf, start)
-			}
-		}
-		sink(pbuf, buf)
-		lo = next
+	for i > lo && !asciiSpace[s[i-1]] {
+		i--
 	}
+	if i < lo || i > 0 && !asciiSpace[s[i-1]] {
+		return -1 // s ends in spaces after lo, or the field holding lo began before it
+	}
+	return i
 }
 
-// space returns 1 if byte i of the text is ASCII white space, 0 if it is
-// another byte, and 2 past the text's end (or where a read failed). A byte
-// outside the window is read into a block that starts at the field (or run
-// of spaces) that holds it, so that a field is in one block.
-func (w *window) space(i int) int {
-	if i >= w.end {
-		return 2
-	}
-	if !w.has(i) {
-		start := i
-		if i > 0 && w.has(i-1) {
-			// Continue the field or run of spaces that i is in: read from
-			// the first byte of it that the window holds.
-			start = w.base
-			for k := i - 1; k >= w.base; k-- {
-				if asciiSpace[w.str[k-w.base]] != asciiSpace[w.str[i-1-w.base]] {
-					start = k + 1
-					break
-				}
-			}
-		}
-		if !w.load(start, 2*(i-start)) {
-			return 2
+// fieldEnd returns the index of the first space in s, or -1 (see feedSpan).
+func fieldEnd(s string) int {
+	for i := range len(s) {
+		if asciiSpace[s[i]] {
+			return i
 		}
 	}
-	if asciiSpace[w.str[i-w.base]] {
-		return 1
-	}
-	return 0
+	return -1
 }
 
 // feedReaderChunks is feedLineChunks of linechunks.go for a Reader: the

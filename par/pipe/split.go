@@ -177,7 +177,6 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 
 // splitCutter finds the pieces of Split.
 func splitCutter[S ~string | ~[]byte](t *text[S], sep byte) cutter {
-	n := len(t.s)
 	return cutter{
 		first: func(lo, hi int) (int, int) {
 			if lo == 0 {
@@ -191,6 +190,7 @@ func splitCutter[S ~string | ~[]byte](t *text[S], sep byte) cutter {
 			return j + 1, reach
 		},
 		end: func(start int) (int, int, int) {
+			n := len(t.s)
 			if start == n {
 				return n, none, n // the empty piece after a final separator
 			}
@@ -226,7 +226,6 @@ func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 
 // linesCutter finds the pieces of Lines.
 func linesCutter[S ~string | ~[]byte](t *text[S]) cutter {
-	n := len(t.s)
 	return cutter{
 		first: func(lo, hi int) (int, int) {
 			if lo == 0 {
@@ -241,6 +240,7 @@ func linesCutter[S ~string | ~[]byte](t *text[S]) cutter {
 			return j + 1, reach
 		},
 		end: func(start int) (int, int, int) {
+			n := len(t.s)
 			j, reach := t.index(start, n, '\n')
 			if j < 0 {
 				return n, none, reach
