@@ -39,12 +39,10 @@ func textFeed(source, s string, piece int, onSink func(int, int), backwards bool
 	n := len(s)
 	switch source {
 	case "Split":
-		c := splitCutter(t, ',')
-		feed = func(lo, hi int) int { return feedCut(t, c, lo, hi, buf, pbuf, sink) }
+		feed = func(lo, hi int) int { return feedSep(t, ',', false, lo, hi, buf, pbuf, sink) }
 		n++
 	case "Lines":
-		c := linesCutter(t)
-		feed = func(lo, hi int) int { return feedCut(t, c, lo, hi, buf, pbuf, sink) }
+		feed = func(lo, hi int) int { return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink) }
 	case "Fields":
 		feed = func(lo, hi int) int { return feedFields(t, lo, hi, buf, pbuf, sink) }
 	default:

@@ -121,14 +121,14 @@ func (t *Reader) failed() bool {
 // their '\n', as Lines does for a text in memory: the same lines at the same
 // positions (the byte at which each starts; Len() is the text's length).
 func (t *Reader) Lines() Pipe[string] {
-	return t.cutPipe(t.size, '\n', linesCutter[string])
+	return t.cutPipe(t.size, '\n', true)
 }
 
 // Split returns the pipeline of the pieces of the text between the bytes
 // sep, in order, as Split does for a text in memory: the same pieces at the
 // same positions (Len() is the text's length plus one).
 func (t *Reader) Split(sep byte) Pipe[string] {
-	return t.cutPipe(t.size+1, sep, func(tx *text[string]) cutter { return splitCutter(tx, sep) })
+	return t.cutPipe(t.size+1, sep, false)
 }
 
 // Fields returns the pipeline of the fields of the text, in order: the
@@ -142,9 +142,9 @@ func (t *Reader) Fields() Pipe[string] {
 	})
 }
 
-// cutPipe returns the pipeline of n positions whose pieces between the
-// bytes sep the cutter that cutterOf makes finds, as Split and Lines do.
-func (t *Reader) cutPipe(n int, sep byte, cutterOf func(tx *text[string]) cutter) Pipe[string] {
+// cutPipe returns the pipeline of n positions of the pieces between the
+// bytes sep: Lines' if lines, else Split's.
+func (t *Reader) cutPipe(n int, sep byte, lines bool) Pipe[string] {
 	lastStart := func(s string, lo, hi int) int {
 		from := max(lo-1, 0)
 		if j := strings.LastIndexByte(s[from:min(hi-1, len(s))], sep); j >= 0 {
@@ -157,14 +157,11 @@ func (t *Reader) cutPipe(n int, sep byte, cutterOf func(tx *text[string]) cutter
 	}
 	end := func(s string) int { return strings.IndexByte(s, sep) }
 	last := 1 // the positions past the text's bytes: Split's empty piece after a final separator
-	if n == t.size {
+	if lines {
 		last = 0
 	}
 	feed := func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
-		if w.cut.first == nil {
-			w.cut = cutterOf(&w.tx)
-		}
-		feedCut(&w.tx, w.cut, lo, min(hi, len(w.tx.s)+last), buf, pbuf, sink)
+		feedSep(&w.tx, sep, lines, lo, min(hi, len(w.tx.s)+last), buf, pbuf, sink)
 	}
 	return t.pipe(n, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
 		w.feedSpan(lo, hi, lastStart, end, buf, pbuf, sink, feed)
@@ -243,10 +240,8 @@ type window struct {
 	reuse, pending bool
 	block          []byte // with reuse: the memory under str
 	// tx is the text that the in-memory feeders of split.go cut: the bytes
-	// of the window that a piece of the range needs (see feedSpan), and cut
-	// is the cutter of Split or Lines over it, made once.
-	tx  text[string]
-	cut cutter
+	// of the window that a piece of the range needs (see feedSpan).
+	tx text[string]
 	// shifted hands sink the batches of the feeder over tx with their
 	// positions moved by shift, from tx's to the text's.
 	shifted func(pos []int, xs []string)

@@ -1,10 +1,10 @@
 package pipe
 
 import (
-	"bytes"
 	"reflect"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 )
 
 // The sources that cut a text into pieces (Split, Lines, Fields) find the
@@ -19,10 +19,10 @@ import (
 // all, however finely the range is cut and however far apart the separators.
 
 // text is a string or a byte slice of type S, with what a source needs to cut
-// it: the separator search of package strings or bytes, and pieces of type S.
+// it: its bytes as a string to search, and pieces of type S.
 type text[S ~string | ~[]byte] struct {
 	s   S
-	str string // s, when S is a string type
+	str string // the bytes of s, read only: s itself, or a view of a byte slice
 	bs  []byte // s, when S is a byte slice type
 	// isBytes: S is a byte slice type, whose pieces get their capacity
 	// clipped, as bytes.Split's do, so that appending to one piece cannot
@@ -49,6 +49,7 @@ func newText[S ~string | ~[]byte](s S) *text[S] {
 	t := &text[S]{s: s, isBytes: reflect.TypeFor[S]().Kind() == reflect.Slice}
 	if t.isBytes {
 		t.bs = []byte(s) // the same bytes: a byte slice type converts without a copy
+		t.str = unsafe.String(unsafe.SliceData(t.bs), len(t.bs))
 	} else {
 		t.str = string(s)
 	}
@@ -64,22 +65,26 @@ func (t *text[S]) index(from, to int, sep byte) (i, reach int) {
 	if g := t.gap.Load(); g != nil && g.from <= at && at < g.to {
 		at, from = min(g.to, to), g.from
 	}
-	if t.isBytes {
-		i = bytes.IndexByte(t.bs[at:to], sep)
-	} else {
-		i = strings.IndexByte(t.str[at:to], sep)
-	}
+	i = strings.IndexByte(t.str[at:to], sep)
 	end := to
 	if i >= 0 {
 		end = at + i
 	}
-	if end-at >= gapMin && !t.isBytes {
-		t.gap.Store(&gap{from, end})
+	if end-at >= gapMin {
+		t.noteGap(from, end)
 	}
 	if i < 0 {
 		return -1, to
 	}
 	return at + i, at + i + 1
+}
+
+// noteGap records that [from, to) holds no separator, for a string (see
+// text.gap).
+func (t *text[S]) noteGap(from, to int) {
+	if !t.isBytes {
+		t.gap.Store(&gap{from, to})
+	}
 }
 
 // piece returns s[i:j].
@@ -90,46 +95,60 @@ func (t *text[S]) piece(i, j int) S {
 	return t.s[i:j]
 }
 
-// cutter is how Split and Lines find their pieces. first(lo, hi) returns the
-// start of the first piece that starts in [lo, hi), or none, reading no
-// further than hi; end(start) returns where the piece that starts there ends
-// and where the next piece can start at the earliest (none if no piece
-// follows). Both also return how far they read.
-type cutter struct {
-	first func(lo, hi int) (start, reach int)
-	end   func(start int) (end, next, reach int)
-}
-
-// feedCut hands sink the pieces that c finds in t and that start in
-// [lo, hi), in one batch per run of positions that holds a piece (see
-// feeder; a run without one makes no call of sink), with their starts
-// in pbuf unless pbuf is nil. buf and pbuf have room for a batch. It returns
-// how far it read t.
-func feedCut[S ~string | ~[]byte](t *text[S], c cutter, lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-	start, reach := c.first(lo, hi)
+// feedSep hands sink the pieces of Split (lines false) or Lines (lines
+// true) on sep that start in [lo, hi), in batches of up to batch pieces,
+// with their starts in pbuf unless pbuf is nil. buf and pbuf have room for a
+// batch. It returns how far it read t.
+//
+// A text source's batch is not one per run of batch positions, as a
+// feeder's is otherwise, but batch pieces, from as many runs as hold them:
+// the stages rely on nothing more (see feeder), and a run holds a few lines
+// of ordinary text, whose calls of the sink, one per run, were a fifth of
+// what Count paid for a line.
+func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	str, n := t.str, len(t.str)
+	start, reach := 0, 0
+	if lo > 0 {
+		// A piece starts after every separator: one in [lo-1, hi-1). For
+		// Lines, hi <= n, so a final '\n' starts none.
+		var j int
+		if j, reach = t.index(lo-1, hi-1, sep); j < 0 {
+			return reach
+		}
+		start = j + 1
+	}
+	buf, pbuf = buf[:0], pbuf[:0]
 	for start < hi {
-		lo = max(lo, start-start%batch) // the run of positions that holds start: runs with no piece make no batch
-		next := batchEnd(lo, hi)
-		buf = buf[:0]
-		if pbuf != nil {
-			pbuf = pbuf[:0]
-		}
-		for start < next {
-			end, after, r := c.end(start)
-			reach = max(reach, r)
-			buf = append(buf, t.piece(start, end))
-			if pbuf != nil {
-				pbuf = append(pbuf, start)
+		end, after := n, none // start == n: Split's empty piece after a final separator
+		if start < n {
+			if j := strings.IndexByte(str[start:], sep); j >= 0 {
+				end, after = start+j, start+j+1
+				if lines && after == n {
+					after = none // a final '\n' starts no line
+				}
 			}
-			start = after
+			if end-start >= gapMin {
+				t.noteGap(start, end)
+			}
 		}
+		reach = max(reach, min(n, end+1))
+		buf = append(buf, t.piece(start, end))
+		if pbuf != nil {
+			pbuf = append(pbuf, start)
+		}
+		start = after
+		if len(buf) == batch {
+			sink(pbuf, buf)
+			buf, pbuf = buf[:0], pbuf[:0]
+		}
+	}
+	if len(buf) > 0 {
 		sink(pbuf, buf)
-		lo = next
 	}
 	return reach
 }
 
-// textPipe returns the pipeline of n positions whose pieces feed (feedCut or
+// textPipe returns the pipeline of n positions whose pieces feed (feedSep or
 // feedFields over t) finds, with their starts for positions.
 func textPipe[S ~string | ~[]byte](n int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
 	return Pipe[S]{n: n, open: func() feeder[S] {
@@ -169,38 +188,9 @@ const none = int(^uint(0) >> 1)
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	c := splitCutter(t, sep)
 	return textPipe(len(s)+1, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedCut(t, c, lo, hi, buf, pbuf, sink)
+		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
 	})
-}
-
-// splitCutter finds the pieces of Split.
-func splitCutter[S ~string | ~[]byte](t *text[S], sep byte) cutter {
-	return cutter{
-		first: func(lo, hi int) (int, int) {
-			if lo == 0 {
-				return 0, 0
-			}
-			// A piece starts after every separator: one in [lo-1, hi-1).
-			j, reach := t.index(lo-1, hi-1, sep)
-			if j < 0 {
-				return none, reach
-			}
-			return j + 1, reach
-		},
-		end: func(start int) (int, int, int) {
-			n := len(t.s)
-			if start == n {
-				return n, none, n // the empty piece after a final separator
-			}
-			j, reach := t.index(start, n, sep)
-			if j < 0 {
-				return n, none, reach
-			}
-			return j, j + 1, reach
-		},
-	}
 }
 
 // Lines returns the pipeline of the lines of s, in order, without their '\n':
@@ -218,39 +208,9 @@ func splitCutter[S ~string | ~[]byte](t *text[S], sep byte) cutter {
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	c := linesCutter(t)
 	return textPipe(len(s), func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedCut(t, c, lo, hi, buf, pbuf, sink)
+		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
 	})
-}
-
-// linesCutter finds the pieces of Lines.
-func linesCutter[S ~string | ~[]byte](t *text[S]) cutter {
-	return cutter{
-		first: func(lo, hi int) (int, int) {
-			if lo == 0 {
-				return 0, 0
-			}
-			// A line starts after every '\n' but a final one: one in
-			// [lo-1, hi-1), and hi <= n.
-			j, reach := t.index(lo-1, hi-1, '\n')
-			if j < 0 {
-				return none, reach
-			}
-			return j + 1, reach
-		},
-		end: func(start int) (int, int, int) {
-			n := len(t.s)
-			j, reach := t.index(start, n, '\n')
-			if j < 0 {
-				return n, none, reach
-			}
-			if j+1 == n {
-				return j, none, reach
-			}
-			return j, j + 1, reach
-		},
-	}
 }
 
 // asciiSpace marks the bytes that Fields separates on.
@@ -276,9 +236,8 @@ func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	})
 }
 
-// feedFields is feedCut for Fields, with its own loop rather than a cutter:
-// a field is a few bytes, and a call of a cutter function per piece was a
-// fifth of what W9 of `go run ./bench` paid per word.
+// feedFields is feedSep for Fields, whose separators are six bytes, looked
+// up in a table byte by byte.
 func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 	s, n := t.s, len(t.s)
 	i := lo
@@ -287,30 +246,29 @@ func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int
 			i++
 		}
 	}
-	for lo < hi {
-		next := batchEnd(lo, hi)
-		buf = buf[:0]
+	buf, pbuf = buf[:0], pbuf[:0]
+	for {
+		for i < hi && asciiSpace[s[i]] {
+			i++
+		}
+		if i >= hi { // the field at i, if any, is the next range's
+			break
+		}
+		start := i
+		for i < n && !asciiSpace[s[i]] {
+			i++
+		}
+		buf = append(buf, t.piece(start, i))
 		if pbuf != nil {
-			pbuf = pbuf[:0]
+			pbuf = append(pbuf, start)
 		}
-		for {
-			for i < next && asciiSpace[s[i]] {
-				i++
-			}
-			if i >= next { // the field at i, if any, is the next batch's or range's
-				break
-			}
-			start := i
-			for i < n && !asciiSpace[s[i]] {
-				i++
-			}
-			buf = append(buf, t.piece(start, i))
-			if pbuf != nil {
-				pbuf = append(pbuf, start)
-			}
+		if len(buf) == batch {
+			sink(pbuf, buf)
+			buf, pbuf = buf[:0], pbuf[:0]
 		}
+	}
+	if len(buf) > 0 {
 		sink(pbuf, buf)
-		lo = next
 	}
 	return min(n, i+1)
 }
