@@ -28,7 +28,12 @@ func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: Find: pred is nil")
 	}
-	i := findFirst("par.Find", len(s), func(i int) bool { return pred(s[i]) }, opts)
+	return found(s, findFirst("par.Find", len(s), func(i int) bool { return pred(s[i]) }, opts))
+}
+
+// found returns s[i] and true, or the zero value and false if i is -1 (no
+// match).
+func found[E any](s []E, i int) (E, bool) {
 	if i < 0 {
 		var zero E
 		return zero, false

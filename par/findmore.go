@@ -30,12 +30,7 @@ func FindLast[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: FindLast: pred is nil")
 	}
-	i := findLast(len(s), func(i int) bool { return pred(s[i]) }, opts)
-	if i < 0 {
-		var zero E
-		return zero, false
-	}
-	return s[i], true
+	return found(s, findLast(len(s), func(i int) bool { return pred(s[i]) }, opts))
 }
 
 // findLast returns the greatest i in [0, n) with match(i), or -1.
@@ -66,12 +61,7 @@ func FindAny[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: FindAny: pred is nil")
 	}
-	i := findAny(len(s), func(i int) bool { return pred(s[i]) }, opts)
-	if i < 0 {
-		var zero E
-		return zero, false
-	}
-	return s[i], true
+	return found(s, findAny(len(s), func(i int) bool { return pred(s[i]) }, opts))
 }
 
 // findAny returns some i in [0, n) with match(i), or -1.

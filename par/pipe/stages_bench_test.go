@@ -34,79 +34,33 @@ func BenchmarkStages(b *testing.B) {
 	even := func(x int) bool { return x%2 == 0 }
 	late := func(x int) bool { return x == 3*n/4 }
 	early := func(x int) bool { return x == n/4 }
-	b.Run("op=par.Sum", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = par.Sum(fs)
-		}
-	})
-	b.Run("op=pipe.Sum", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = pipe.Sum(pipe.From(fs))
-		}
-	})
-	b.Run("op=par.Sum/n=2000", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = par.Sum(small)
-		}
-	})
-	b.Run("op=pipe.Sum/n=2000", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = pipe.Sum(pipe.From(small))
-		}
-	})
-	b.Run("op=par.Product", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = par.Product(fs)
-		}
-	})
-	b.Run("op=pipe.Product", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkF = pipe.Product(pipe.From(fs))
-		}
-	})
-	b.Run("op=pipe.Sum/stages=map", func(b *testing.B) {
-		p := pipe.Map(pipe.From(xs), sq)
-		for b.Loop() {
-			stageSinkI = pipe.Sum(p)
-		}
-	})
-	b.Run("op=par.FindIndex", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkI = par.FindIndex(xs, late)
-		}
-	})
-	b.Run("op=par.FindLastIndex", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkI = par.FindLastIndex(xs, early)
-		}
-	})
-	b.Run("op=pipe.Find", func(b *testing.B) {
-		for b.Loop() {
-			stageSinkI, _ = pipe.From(xs).Find(late)
-		}
-	})
-	b.Run("op=pipe.IndexFunc/stages=filter", func(b *testing.B) {
-		p := pipe.From(xs).Filter(even)
-		for b.Loop() {
-			stageSinkI = p.IndexFunc(late)
-		}
-	})
-	b.Run("op=pipe.LastIndexFunc/stages=filter", func(b *testing.B) {
-		p := pipe.From(xs).Filter(even)
-		for b.Loop() {
-			stageSinkI = p.LastIndexFunc(early)
-		}
-	})
-	b.Run("op=pipe.Count/stages=map,filter,inspect", func(b *testing.B) {
-		p := pipe.Map(pipe.From(xs), sq).Filter(even).Inspect(func(int) {})
-		for b.Loop() {
-			stageSinkI = p.Count()
-		}
-	})
-	b.Run("op=pipe.Sum/stages=filter,mapindex,filter,inspect", func(b *testing.B) {
-		p := pipe.MapIndex(pipe.From(xs).Filter(even), func(i, x int) int { return i + x }).Filter(even).Inspect(func(int) {})
-		for b.Loop() {
-			stageSinkI = pipe.Sum(p)
-		}
-	})
+	pFilter := pipe.From(xs).Filter(even)
+	pMap := pipe.Map(pipe.From(xs), sq)
+	pStages := pipe.Map(pipe.From(xs), sq).Filter(even).Inspect(func(int) {})
+	pIndex := pipe.MapIndex(pipe.From(xs).Filter(even), func(i, x int) int { return i + x }).Filter(even).Inspect(func(int) {})
+	for _, c := range []struct {
+		name string
+		run  func()
+	}{
+		{"op=par.Sum", func() { stageSinkF = par.Sum(fs) }},
+		{"op=pipe.Sum", func() { stageSinkF = pipe.Sum(pipe.From(fs)) }},
+		{"op=par.Sum/n=2000", func() { stageSinkF = par.Sum(small) }},
+		{"op=pipe.Sum/n=2000", func() { stageSinkF = pipe.Sum(pipe.From(small)) }},
+		{"op=par.Product", func() { stageSinkF = par.Product(fs) }},
+		{"op=pipe.Product", func() { stageSinkF = pipe.Product(pipe.From(fs)) }},
+		{"op=pipe.Sum/stages=map", func() { stageSinkI = pipe.Sum(pMap) }},
+		{"op=par.FindIndex", func() { stageSinkI = par.FindIndex(xs, late) }},
+		{"op=par.FindLastIndex", func() { stageSinkI = par.FindLastIndex(xs, early) }},
+		{"op=pipe.Find", func() { stageSinkI, _ = pipe.From(xs).Find(late) }},
+		{"op=pipe.IndexFunc/stages=filter", func() { stageSinkI = pFilter.IndexFunc(late) }},
+		{"op=pipe.LastIndexFunc/stages=filter", func() { stageSinkI = pFilter.LastIndexFunc(early) }},
+		{"op=pipe.Count/stages=map,filter,inspect", func() { stageSinkI = pStages.Count() }},
+		{"op=pipe.Sum/stages=filter,mapindex,filter,inspect", func() { stageSinkI = pipe.Sum(pIndex) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				c.run()
+			}
+		})
+	}
 }
