@@ -77,15 +77,17 @@ func (b *Bound) Offer(i int) {
 // position of [lo, hi), so that the positions there cannot change the
 // result. hi must be greater than lo.
 func (b *Bound) Settled(lo, hi int) bool {
+	k := b.key.Load() // an Offer of any leaf; a stale key only settles later
 	if b.last {
-		return b.keyOf(hi-1) > b.key.Load()
+		return b.keyOf(hi-1) > k
 	}
-	return b.keyOf(lo) > b.key.Load()
+	return b.keyOf(lo) > k
 }
 
-// Best returns the position of the best match offered, or -1.
+// Best returns the position of the best match offered, or -1. Called after
+// every leaf has returned, it is the call's result.
 func (b *Bound) Best() int {
-	k := b.key.Load()
+	k := b.key.Load() // every Offer happened before the leaves' call returned
 	switch {
 	case k == math.MaxInt64:
 		return -1
