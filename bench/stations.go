@@ -419,15 +419,39 @@ func w12Dynamic(e *env, text string) w12Map {
 }
 
 // w12Weft is W12 as a user writes it with weft: the text in chunks of whole
-// lines, each folded into a map of the participant's own by the loop the
-// hand-written programs run over their parts, and the maps merged.
+// lines, each folded into the map of the participant that takes it by the
+// loop the hand-written programs run over their parts, and the maps merged,
+// in no order, as those programs merge theirs: a map per participant.
 func w12Weft(text string, opts []par.Option) w12Map {
+	return w12MergeMaps(pipe.ForEachInit(pipe.LineChunks(text), newW12Map, w12AddChunkText, opts...))
+}
+
+// w12WeftFold is w12Weft with pipe.Fold, which keeps the order of the text:
+// a map per run of adjacent pieces, about one per steal.
+func w12WeftFold(text string, opts []par.Option) w12Map {
 	return pipe.Fold(pipe.LineChunks(text), newW12Map, w12AddText, w12Merge, opts...)
 }
+
+func w12AddChunkText(m w12Map, chunk string) { w12AddText(m, chunk) }
 
 // w12WeftFile is w12Weft over the chunks of the file at path, read by the
 // goroutines that fold them, each into a buffer of its own that it reuses.
 func w12WeftFile(path string, opts []par.Option) w12Map {
+	f, err := os.Open(path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	r := pipe.NewReader(f)
+	maps := pipe.ForEachInit(r.LineChunkBytes(), newW12Map, func(m w12Map, chunk []byte) { w12AddChunk(m, chunk) }, opts...)
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	return w12MergeMaps(maps)
+}
+
+// w12WeftFileFold is w12WeftFile with pipe.Fold, in the file's order.
+func w12WeftFileFold(path string, opts []par.Option) w12Map {
 	f, err := os.Open(path)
 	if err != nil {
 		panic(err)
@@ -478,12 +502,10 @@ func (s *suite) stationImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "a plain loop over the rows, a map[string]*stat",
 			func() w12Map { return w12Seq(text) }),
-		mk("weft", kindWeft, "pipe.Fold(pipe.LineChunks(text), newMap, addLines, merge): a map per run of adjacent pieces, the hand-written loop over each chunk's lines",
+		mk("weft", kindWeft, "pipe.ForEachInit(pipe.LineChunks(text), newMap, addLines), the maps merged by the caller: a map per participant, the hand-written loop over each chunk's lines",
 			func() w12Map { return w12Weft(text, s.opts) }),
-		mk("weft ForEachInit", kindWeft, "pipe.ForEachInit(pipe.LineChunks(text), newMap, addLines), the maps merged by the caller: a map per participant, in no order",
-			func() w12Map {
-				return w12MergeMaps(pipe.ForEachInit(pipe.LineChunks(text), newW12Map, func(m w12Map, chunk string) { w12AddText(m, chunk) }, s.opts...))
-			}),
+		mk("weft Fold", kindWeft, "pipe.Fold(pipe.LineChunks(text), newMap, addLines, merge): in order, a map per run of adjacent pieces",
+			func() w12Map { return w12WeftFold(text, s.opts) }),
 		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a call per line",
 			func() map[string]w12Stat { return w12WeftByKey(pipe.Lines(text), s.opts) }, w12SumVals(len(text))),
 	}
@@ -521,8 +543,10 @@ func (s *suite) stationFileImpls(n int) []impl {
 	impls := []impl{
 		mk("sequential", kindSeq, "bufio.Scanner over the file, a map[string]*stat",
 			func() w12Map { return w12SeqFile(path) }),
-		mk("weft", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunkBytes(), newMap, addLines, merge): the file read in pieces, each goroutine into a buffer it reuses",
+		mk("weft", kindWeft, "pipe.ForEachInit(pipe.NewReader(f).LineChunkBytes(), newMap, addLines), the maps merged: the file read in pieces, each goroutine into a buffer it reuses",
 			func() w12Map { return w12WeftFile(path, s.opts) }),
+		mk("weft Fold", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunkBytes(), newMap, addLines, merge): in the file's order",
+			func() w12Map { return w12WeftFileFold(path, s.opts) }),
 		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): a call per line",
 			func() map[string]w12Stat {
 				f, err := os.Open(path)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/weftgo/weft/internal/sched"
 )
 
 // Option configures one call. Options are small values: passing them costs no
@@ -100,6 +102,9 @@ type config struct {
 	// lowestErr: MapErr and ForEachErr return the error of the lowest
 	// failing index (see LowestIndexError).
 	lowestErr bool
+	// def is the default pool as the call first looked it up (see
+	// config.defaultPool), when it has no pool of its own.
+	def *sched.Pool
 }
 
 // configure resolves a call's options. Every call runs it, whatever the

@@ -167,7 +167,7 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 				if r >= searchRounds && (p.clock() >= until || p.closed.Load()) { // Close need not wait out the linger
 					break
 				}
-				runtime.Gosched()
+				pause(r)
 			}
 			p.stopSearching(false)
 			searching = false
@@ -362,4 +362,30 @@ func (w *Worker) Label(ctx context.Context) (prev context.Context) {
 	}
 	pprof.SetGoroutineLabels(ctx)
 	return prev
+}
+
+// yieldRounds is how many fruitless rounds a searching pool worker makes
+// between two yields of its processor; between the others it spins a little
+// (pause). Every runtime.Gosched takes the Go scheduler's global lock, which
+// runtime.GOMAXPROCS(0), read by every call on the default pool, takes too:
+// with a searcher that yielded every round that read cost 450 to 500 ns on
+// two cores instead of 50, and every eighth round, about 200
+// (BenchmarkSmallCallW2 in package par shows what it does to a call).
+const yieldRounds = 8
+
+var spinSink atomic.Uint32
+
+// pause is the wait between two fruitless rounds number r of a search.
+func pause(r int) {
+	if r%yieldRounds == 0 {
+		runtime.Gosched()
+		return
+	}
+	x := uint32(r)
+	for i := range uint32(64) {
+		x = x*31 + i
+	}
+	if x == 0 {
+		spinSink.Store(x) // keeps the loop
+	}
 }

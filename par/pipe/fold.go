@@ -60,6 +60,13 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 // are stolen, not with the call's length; the pipe's stages are opened once
 // per accumulator. init, fold and merge run in parallel; writes made by them
 // happen before Fold returns.
+//
+// Where merge needs no order (a map of counts or sums, the One Billion Row
+// Challenge), ForEachInit makes fewer accumulators: one per participant,
+// whatever the steals, which the caller merges as the hand-written
+// goroutine-per-core programs merge theirs. Keeping the order costs an
+// accumulator per steal: about 7 maps per call of W12 of `go run ./bench`
+// on two cores, against 2.
 func Fold[T, A any](p Pipe[T], init func() A, fold func(acc A, x T) A, merge func(left, right A) A, opts ...par.Option) A {
 	switch {
 	case init == nil:

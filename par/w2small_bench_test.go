@@ -1,0 +1,72 @@
+package par_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/weftgo/weft/par"
+)
+
+// w2Elem is W2's body for one element: x%100+1 steps of acc*31+7.
+func w2Elem(x int) int {
+	acc := x
+	for k := 0; k <= x%100; k++ {
+		acc = acc*31 + 7
+	}
+	return acc
+}
+
+var w2Sink int
+
+// BenchmarkSmallCallW2 is W11's regime below 20 µs: W2's body over [0, n)
+// in one call, the plain loop against ReduceRange and MapReduce.
+func BenchmarkSmallCallW2(b *testing.B) {
+	for _, n := range []int{100, 300, 700} {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = i
+		}
+		b.Run(fmt.Sprintf("n=%d/impl=loop", n), func(b *testing.B) {
+			for b.Loop() {
+				s := 0
+				for i := range n {
+					s += w2Elem(i)
+				}
+				w2Sink = s
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=funcvalue", n), func(b *testing.B) { // the floor for MapReduce
+			for b.Loop() {
+				w2Sink = reduceByValue(xs, w2Elem, func(a, b int) int { return a + b })
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=ReduceRange", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = par.ReduceRange(n, 0, func(lo, hi int) int {
+					s := 0
+					for i := lo; i < hi; i++ {
+						s += w2Elem(i)
+					}
+					return s
+				}, func(a, b int) int { return a + b })
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=MapReduce", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = par.MapReduce(xs, w2Elem, 0, func(a, b int) int { return a + b })
+			}
+		})
+	}
+}
+
+// reduceByValue is the plain loop with f and op called through function
+// values that the compiler cannot inline, as MapReduce must.
+//
+//go:noinline
+func reduceByValue(xs []int, f func(int) int, op func(int, int) int) int {
+	s := 0
+	for _, x := range xs {
+		s = op(s, f(x))
+	}
+	return s
+}
