@@ -57,39 +57,46 @@ func search(name string, n int, match func(i int) bool, last bool, opts []Option
 	if n == 0 {
 		return -1
 	}
-	bd := find.First()
+	var bd *find.Bound
 	if last {
 		bd = find.Last()
+	} else {
+		bd = find.First()
 	}
-	scan := func(a, c int) int {
+	b := &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
 		if last {
-			for i := c - 1; i >= a; i-- {
-				if match(i) {
-					return i
-				}
-			}
-			return -1
+			lo, hi = n-hi, n-lo
 		}
-		for i := a; i < c; i++ {
+		// The closure stays on the stack: Scan only calls it.
+		bd.Scan(lo, hi, func(a, c int) int { return matchIn(a, c, last, match) })
+		return struct{}{}
+	}}
+	if last {
+		b.settled = func(lo int) bool { return bd.Settled(0, n-lo) }
+	} else {
+		b.settled = func(lo int) bool { return bd.Settled(lo, n) }
+	}
+	run(&c, n, b)
+	return bd.Best() // every leaf's Offer happens before run returns
+}
+
+// matchIn returns the first i in [a, c) with match(i), or the last if last,
+// or -1.
+func matchIn(a, c int, last bool, match func(i int) bool) int {
+	if last {
+		for i := c - 1; i >= a; i-- {
 			if match(i) {
 				return i
 			}
 		}
 		return -1
 	}
-	b := &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
-		if last {
-			lo, hi = n-hi, n-lo
+	for i := a; i < c; i++ {
+		if match(i) {
+			return i
 		}
-		bd.Scan(lo, hi, scan)
-		return struct{}{}
-	}}
-	b.settled = func(lo int) bool { return bd.Settled(lo, n) }
-	if last {
-		b.settled = func(lo int) bool { return bd.Settled(0, n-lo) }
 	}
-	run(&c, n, b)
-	return bd.Best() // every leaf's Offer happens before run returns
+	return -1
 }
 
 // Any reports whether pred is true for some element of s. It stops as soon as
