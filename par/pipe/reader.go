@@ -364,7 +364,7 @@ func (w *window) feedSpan(lo, hi int, lastStart func(s string, lo, hi int) int, 
 	if p < 0 {
 		return // no piece starts in [lo, hi)
 	}
-	e := len(w.str) // past the last piece's end, in the window
+	var e int // past the last piece's end, in the window
 	for {
 		if j := end(w.str[p:]); j >= 0 {
 			e = p + j + 1
