@@ -437,28 +437,28 @@ func w12AddChunkText(m w12Map, chunk string) { w12AddText(m, chunk) }
 // w12WeftFile is w12Weft over the chunks of the file at path, read by the
 // goroutines that fold them, each into a buffer of its own that it reuses.
 func w12WeftFile(path string, opts []par.Option) w12Map {
-	f, err := os.Open(path)
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	r := pipe.NewReader(f)
-	maps := pipe.ForEachInit(r.LineChunkBytes(), newW12Map, func(m w12Map, chunk []byte) { w12AddChunk(m, chunk) }, opts...)
-	if err := r.Err(); err != nil {
-		panic(err)
-	}
-	return w12MergeMaps(maps)
+	return w12FromFile(path, func(chunks pipe.Pipe[[]byte]) w12Map {
+		return w12MergeMaps(pipe.ForEachInit(chunks, newW12Map, func(m w12Map, chunk []byte) { w12AddChunk(m, chunk) }, opts...))
+	})
 }
 
 // w12WeftFileFold is w12WeftFile with pipe.Fold, in the file's order.
 func w12WeftFileFold(path string, opts []par.Option) w12Map {
+	return w12FromFile(path, func(chunks pipe.Pipe[[]byte]) w12Map {
+		return pipe.Fold(chunks, newW12Map, w12AddChunk, w12Merge, opts...)
+	})
+}
+
+// w12FromFile opens the file at path and returns what fold makes of the
+// chunks of its Reader, panicking on an error of the open or of the reads.
+func w12FromFile(path string, fold func(chunks pipe.Pipe[[]byte]) w12Map) w12Map {
 	f, err := os.Open(path)
 	if err != nil {
 		panic(err)
 	}
 	defer f.Close()
 	r := pipe.NewReader(f)
-	stats := pipe.Fold(r.LineChunkBytes(), newW12Map, w12AddChunk, w12Merge, opts...)
+	stats := fold(r.LineChunkBytes())
 	if err := r.Err(); err != nil {
 		panic(err)
 	}

@@ -272,8 +272,8 @@ func run[R any](c *config, n int, b *body[R]) R {
 	}
 	// The prefix's clock: time.Now once, then the monotonic clock alone
 	// (time.Since), which costs one read of the system's clock where time.Now
-	// costs two (36 against 61 ns here): a call of a few microseconds reads it
-	// four or five times.
+	// costs two (go test -bench Clock ./par): a call of a few microseconds
+	// reads it four or five times.
 	t0, started := time.Now(), false
 	acc, hi, pf := prefix(c, n, b, func() time.Time {
 		if !started {
@@ -353,7 +353,5 @@ func (c *config) run(f func(w *sched.Worker)) {
 		}
 		return
 	}
-	for !c.defaultPool().TryRun(f) { // retired since the call looked it up: GOMAXPROCS changed
-		c.def = sched.Default()
-	}
+	c.def = sched.RunDefault(c.defaultPool(), f)
 }

@@ -144,11 +144,21 @@ func climbing(n int) func(lo, hi int) uint64 {
 var clockSink time.Time
 
 // BenchmarkClock is what a clock read costs, which a running leaf pays once
-// a step (see package par's leaf):
+// a step (see package par's leaf), and the timed prefix once a chunk:
+// time.Now reads the wall and the monotonic clocks, time.Since (the
+// prefix's reads after its first) only the monotonic one.
 //
 //	go test -run '^$' -bench Clock ./par
 func BenchmarkClock(b *testing.B) {
-	for b.Loop() {
-		clockSink = time.Now()
-	}
+	b.Run("impl=Now", func(b *testing.B) {
+		for b.Loop() {
+			clockSink = time.Now()
+		}
+	})
+	b.Run("impl=Since", func(b *testing.B) {
+		t0 := time.Now()
+		for b.Loop() {
+			clockSink = t0.Add(time.Since(t0))
+		}
+	})
 }

@@ -2,7 +2,9 @@ package par_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/weftgo/weft/par"
 )
@@ -69,4 +71,34 @@ func reduceByValue(xs []int, f func(int) int, op func(int, int) int) int {
 		s = op(s, f(x))
 	}
 	return s
+}
+
+// BenchmarkLookupWhileSearching is the cost of reading GOMAXPROCS (as the
+// lookup of the default pool does) right after a call whose fork a worker
+// took, while that worker searches for more: the read takes the Go
+// scheduler's global lock, which the searcher takes whenever it yields its
+// processor. Reports the median and the mean read over rounds of 50.
+func BenchmarkLookupWhileSearching(b *testing.B) {
+	var per []time.Duration
+	for b.Loop() {
+		w2Sink = par.ReduceRange(1000, 0, func(lo, hi int) int {
+			s := 0
+			for i := lo; i < hi; i++ {
+				s += w2Elem(i)
+			}
+			return s
+		}, func(a, b int) int { return a + b })
+		t0 := time.Now()
+		for range 50 {
+			par.DefaultWorkers()
+		}
+		per = append(per, time.Since(t0)/50)
+	}
+	var sum time.Duration
+	for _, d := range per {
+		sum += d
+	}
+	slices.Sort(per)
+	b.ReportMetric(float64(per[len(per)/2].Nanoseconds()), "p50-ns/read")
+	b.ReportMetric(float64(sum.Nanoseconds())/float64(len(per)), "mean-ns/read")
 }

@@ -230,9 +230,13 @@ func Default() *Pool {
 	return np
 }
 
-// RunDefault is Run on the default pool, retrying on the new default pool if
-// the one it loaded was retired in between.
-func RunDefault(f func(w *Worker)) {
-	for !Default().TryRun(f) {
+// RunDefault is Run on p, the default pool as a call looked it up (Default
+// reads GOMAXPROCS, which takes the Go scheduler's global lock, so a call
+// looks it up once), retrying on the new default pool if p was retired in
+// between. It returns the pool that f ran on.
+func RunDefault(p *Pool, f func(w *Worker)) *Pool {
+	for !p.TryRun(f) {
+		p = Default()
 	}
+	return p
 }

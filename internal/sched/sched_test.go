@@ -221,7 +221,7 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	second := sched.Default()
 	require.Equal(t, prev+2, second.Workers())
 	var got int
-	sched.RunDefault(func(w *sched.Worker) { got = fib(w, 16) })
+	sched.RunDefault(sched.Default(), func(w *sched.Worker) { got = fib(w, 16) })
 	require.Equal(t, 987, got)
 	waitFor(t, "the old default pool to close", first.Closed)
 }
