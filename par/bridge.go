@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
 )
@@ -45,6 +46,9 @@ type body[R any] struct {
 	// change the result (an earlier match of a find-first), so that pieces
 	// from lo on are skipped and not cut.
 	settled func(lo int) bool
+	// covered, if not nil, tells how far from a position the work done
+	// covers (see internal/cover and cover): set from the call's options.
+	covered cover.Func
 }
 
 // callObs is what a call carries for observers; written before the first
@@ -84,6 +88,23 @@ func (b *body[R]) fold(lo, hi int) (r R) {
 	}
 	ok = true
 	return r
+}
+
+// cover folds into acc the stretch from pos that b.covered says the work done
+// has covered, up to hi, as one step, and returns acc and where it reaches:
+// pos when no stretch is covered. The positions of a long line that its
+// first piece has read to its end cost nothing to fold; timed one by one, at
+// the pace of that first piece, they would be cut into the most pieces the
+// call allows.
+func (b *body[R]) cover(acc R, pos, hi int) (R, int) {
+	if b.covered == nil || pos >= hi {
+		return acc, pos
+	}
+	e := min(hi, b.covered(pos))
+	if e <= pos {
+		return acc, pos
+	}
+	return b.join(acc, b.fold(pos, e)), e
 }
 
 // rangeJob is the stealable right half of a cut.
@@ -163,8 +184,10 @@ func (b *body[R]) join(left, right R) R {
 // two steps the leaf looks once whether another participant of the pool has
 // nothing to do (sched.Worker.Hungry) and, if so and if no job of its own
 // waits unstolen in its deque, cuts what it has left in two and forks the
-// right part, as a cut of the splitter would. Results combine in order. With a
-// fixed tree the steps and the cut are nodes of the canonical tree (descend).
+// right part, as a cut of the splitter would. Results combine in order. A
+// step that ends where the work done has covered a stretch (b.cover) takes
+// that stretch in, and its pace counts it. With a fixed tree the steps and
+// the cut are nodes of the canonical tree (descend).
 func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clock func() time.Time) R {
 	if b.fixedTree {
 		return descend(w, lo, hi, sp.TreeStep(hi-lo), sp, b)
@@ -179,8 +202,8 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 		t = clock()
 	}
 	step := sp.FirstStep(hi-lo, before)
-	acc := b.fold(lo, lo+step)
-	cur := lo + step
+	acc, cur := b.cover(b.fold(lo, lo+step), lo+step, hi)
+	step = cur - lo
 	for {
 		now := clock()
 		el := now.Sub(t)
@@ -196,8 +219,9 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
 			return b.join(b.join(acc, left), right)
 		}
-		acc = b.join(acc, b.fold(cur, cur+step))
-		cur += step
+		next := cur
+		acc, next = b.cover(b.join(acc, b.fold(cur, cur+step)), cur+step, hi)
+		step, cur = next-cur, next
 	}
 }
 
@@ -252,6 +276,7 @@ func run[R any](c *config, n int, b *body[R]) R {
 	if c.labels != nil {
 		b.obs = &callObs{labels: c.labels}
 	}
+	b.covered = c.covered
 	if trace.IsEnabled() && (b.obs == nil || b.obs.trace == nil) { // one atomic load when tracing is off
 		name := b.name
 		if name == "" {
@@ -296,15 +321,16 @@ func run[R any](c *config, n int, b *body[R]) R {
 // clock once a chunk, and returns that fold and the prefix's plan. hi is n
 // when the whole range was done, or the call was settled or stopped at hi.
 // The prefix is warm (split.Prefix.Warm) when a worker of the call's pool is
-// searching as the call begins.
+// searching as the call begins. A chunk that ends where the work done has
+// covered a stretch takes it in (b.cover, split.Prefix.Cover).
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
 	warm := c.searching() > 0 // before the clock starts: the lookup of the default pool is not the body's time
 	pf = split.NewPrefix(n, c.minLen, clock())
 	if warm {
 		pf.Warm()
 	}
-	hi = pf.End()
-	acc = b.fold(0, hi)
+	acc, hi = b.cover(b.fold(0, pf.End()), pf.End(), n)
+	pf.Cover(hi)
 	for hi < n && !b.done(hi) && pf.Next(clock()) {
 		lo := hi
 		hi = pf.End()
@@ -312,6 +338,8 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		if b.combine != nil {
 			acc = b.combine(acc, r)
 		}
+		acc, hi = b.cover(acc, hi, n)
+		pf.Cover(hi)
 	}
 	return acc, hi, pf
 }

@@ -52,6 +52,16 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 // reading time from clock, and returns where it stopped.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	c := configure(opts)
-	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f}, clock)
+	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it
 	return hi
+}
+
+// RunLeafCovered is RunLeafClocked for a body whose work done covers, from a
+// position, what covered says (see internal/cover).
+func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int)) {
+	p.p.Run(func(w *sched.Worker) {
+		sp := split.New(1, 1, 0)
+		sp.TrySplit(n, false) // spends the budget of one cut
+		leaf(w, 0, n, sp, &body[struct{}]{each: f, covered: covered}, clock)
+	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/fakeclock"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/split"
@@ -169,6 +170,90 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 			require.Equal(t, plan.Reads, c.Reads, "clock reads")
 		})
 	}
+}
+
+// TestCoveredStretchIsOneStep: where the work of a step has covered a
+// stretch after it (the positions of a long line that the piece where it
+// starts read to its end: internal/cover), the bridge folds the stretch as
+// one step. A call whose first element reads the whole range ends alone in
+// its prefix, in two folds and the one clock read that starts it, where it
+// would otherwise time that element as the pace of the rest and hand the rest
+// to the pool; a leaf takes the stretch after a step in one fold, where it
+// would otherwise step through it at its pace.
+func TestCoveredStretchIsOneStep(t *testing.T) {
+	const n = 1 << 20
+	type fold struct{ lo, hi int }
+	t.Run("prefix", func(t *testing.T) {
+		firstReadsAll := func(i int) time.Duration {
+			if i == 0 {
+				return 50 * time.Microsecond
+			}
+			return 0
+		}
+		coveredFrom1 := func(pos int) int {
+			if pos >= 1 {
+				return n
+			}
+			return pos
+		}
+		for _, covered := range []bool{true, false} {
+			c := fakeclock.New()
+			var folds []fold
+			var opts []par.Option
+			if covered {
+				opts = append(opts, cover.Option(coveredFrom1).(par.Option))
+			}
+			hi := par.Prefix(n, c.Read, func(lo, hi int) {
+				folds = append(folds, fold{lo, hi})
+				c.Charge(lo, hi, firstReadsAll)
+			}, opts...)
+			if covered {
+				require.Equal(t, n, hi, "the prefix ends the call")
+				require.Equal(t, []fold{{0, 1}, {1, n}}, folds)
+				require.Equal(t, 1, c.Reads, "clock reads")
+			} else {
+				require.Less(t, hi, n, "without the cover, the rest goes to the pool")
+			}
+		}
+	})
+	t.Run("leaf", func(t *testing.T) {
+		p, release, g1Done := busyPool(t) // nobody hungry: the leaf only steps
+		defer func() { close(release); <-g1Done }()
+		const from, to = n / 16, n / 2 // a step that ends in [from, to) has covered to `to`
+		coveredInside := func(pos int) int {
+			if from <= pos && pos < to {
+				return to
+			}
+			return pos
+		}
+		for _, covered := range []bool{true, false} {
+			c := fakeclock.New()
+			var folds []fold
+			f := func(lo, hi int) {
+				folds = append(folds, fold{lo, hi})
+				c.Charge(lo, hi, fakeclock.Uniform(1))
+			}
+			if covered {
+				par.RunLeafCovered(p, n, c.Read, coveredInside, f)
+			} else {
+				par.RunLeafClocked(p, n, c.Read, f)
+			}
+			inside, at := 0, 0
+			for _, f := range folds {
+				require.Equal(t, at, f.lo, "the folds follow each other: %v", folds)
+				at = f.hi
+				if f.hi > from && f.lo < to {
+					inside++
+				}
+			}
+			require.Equal(t, n, at, "the folds cover the leaf")
+			if covered {
+				require.LessOrEqual(t, inside, 2, "the step that enters the stretch, then the stretch: %v", folds)
+			} else {
+				require.Greater(t, inside, 2, "without the cover, steps through the stretch: %v", folds)
+			}
+		}
+	})
 }
 
 // TestLeafStepsByThePaceBefore: a leaf that begins where the last step on

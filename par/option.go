@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/sched"
 )
 
@@ -19,6 +20,10 @@ type Option struct {
 	n    int
 	pool *Pool
 	ctx  context.Context
+	// covered is the option that package pipe gives its text sources'
+	// calls (see internal/cover); a pointer, so that an Option stays
+	// comparable.
+	covered *cover.Func
 }
 
 type optKind uint8
@@ -29,7 +34,12 @@ const (
 	optMinLen
 	optLabels
 	optLowestErr
+	optCovered // made by package pipe alone, through internal/cover
 )
+
+func init() {
+	cover.Option = func(f cover.Func) any { return Option{kind: optCovered, covered: &f} }
+}
 
 // OnPool directs a call at p instead of the default pool. It panics if p is
 // nil or was not made by NewPool. A call given OnPool(p) after p's Close
@@ -102,6 +112,9 @@ type config struct {
 	// lowestErr: MapErr and ForEachErr return the error of the lowest
 	// failing index (see LowestIndexError).
 	lowestErr bool
+	// covered, if not nil, tells how far the work done covers (see
+	// internal/cover); the bridge folds such a stretch as one step.
+	covered cover.Func
 	// def is the default pool as the call first looked it up (see
 	// config.defaultPool), when it has no pool of its own.
 	def *sched.Pool
@@ -127,6 +140,8 @@ func configure(opts []Option) config {
 			c.labels = labelled(o.ctx)
 		case optLowestErr:
 			c.lowestErr = true
+		case optCovered:
+			c.covered = *o.covered
 		case 0:
 			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", callName(), i))
 		}

@@ -63,6 +63,17 @@ func (p *Prefix) Warm() { p.look = WarmLook }
 // End returns where the chunks planned so far end.
 func (p *Prefix) End() int { return p.end }
 
+// Cover tells the prefix that the chunks done reach e, past End(): the
+// stretch from End() to e was covered by the work of the chunks before it
+// and cost next to nothing (a long line that a chunk read to its end; see
+// package par's body.cover). The stretch counts in the prefix's pace, not in
+// the length of its last chunk, which stays what was timed.
+func (p *Prefix) Cover(e int) {
+	if e > p.end {
+		p.end = min(e, p.n)
+	}
+}
+
 // Next is called at time now, once the chunks up to End have run and End is
 // short of n. It reports false if the prefix ends there, the rest going to the
 // pool: it has spent its budget, or it has timed an eighth of it and the rest

@@ -27,6 +27,25 @@ func runPrefix(n, minLen int, c *fakeclock.Clock, cost func(int) time.Duration) 
 	return pf, chunks
 }
 
+// TestPrefixCover: a stretch that the chunks done covered (see
+// Prefix.Cover) moves the prefix's end and counts in its pace, and the chunk
+// after it is sized by the last chunk as it was timed, not by the stretch.
+func TestPrefixCover(t *testing.T) {
+	c := fakeclock.New()
+	pf := split.NewPrefix(1_000_000, 1, c.Read())
+	require.Equal(t, 1, pf.End())
+	c.Charge(0, 1, fakeclock.Uniform(time.Microsecond))
+	pf.Cover(1000)
+	require.Equal(t, 1000, pf.End())
+	pf.Cover(10) // behind the end: nothing
+	require.Equal(t, 1000, pf.End())
+	require.True(t, pf.Next(c.Read()))
+	assert.Equal(t, 1000+split.PrefixGrowth, pf.End(), "the next chunk: PrefixGrowth times the one element timed")
+	assert.Equal(t, split.Pace{N: 1000 + split.PrefixGrowth, D: time.Microsecond}, pf.Pace())
+	pf.Cover(2_000_000)
+	assert.Equal(t, 1_000_000, pf.End(), "no further than the range")
+}
+
 // TestPrefixKeepsToItsBudget: the prefix a call runs alone before it
 // involves the pool ends about when its budget is spent, however the cost of
 // the elements changes along the range, and reads the clock a few times; it

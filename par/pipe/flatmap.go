@@ -30,7 +30,7 @@ func FlatMap[T, R any](p Pipe[T], f func(x T, out []R) []R) Pipe[R] {
 	if f == nil {
 		panic("pipe: FlatMap: f is nil")
 	}
-	return Pipe[R]{n: p.n, openPos: flatMapPos(p, f), open: func() feeder[R] {
+	return Pipe[R]{n: p.n, cover: p.cover, openPos: flatMapPos(p, f), open: func() feeder[R] {
 		up := p.open()
 		buf := make([]R, 0, 2*batch)
 		var sink func([]R)

@@ -34,7 +34,7 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 	}, func(a, b *folder[A]) *folder[A] {
 		a.acc = merge(a.acc, b.acc)
 		return a
-	}, opts...)
+	}, p.with(opts)...)
 	return r.acc
 }
 
@@ -150,7 +150,7 @@ func ForEachInit[T, S any](p Pipe[T], init func() S, f func(s S, x T), opts ...p
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
 		return st
-	}, func(st *state, lo, hi int) { st.feed(lo, hi) }, opts...)
+	}, func(st *state, lo, hi int) { st.feed(lo, hi) }, p.with(opts)...)
 	out := make([]S, len(sts))
 	for i, st := range sts {
 		out[i] = st.s

@@ -77,7 +77,7 @@ func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 				m[key(x)]++
 			}
 		})
-	}, opts...)
+	}, p.with(opts)...)
 	if len(spare) == 0 {
 		return map[K]int{}
 	}
@@ -128,7 +128,7 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 	})
 	gs := par.ReduceRange(p.n, map[K]*gather.Chunks[T]{}, func(lo, hi int) map[K]*gather.Chunks[T] {
 		return ls.run(lo, hi, map[K]*gather.Chunks[T]{}) // this call's result: a map of its own
-	}, gather.JoinMaps[K, T], groupOpts(p.n, opts)...)
+	}, gather.JoinMaps[K, T], groupOpts(p.n, p.with(opts))...)
 	out := make(map[K][]T, len(gs))
 	for k, g := range gs {
 		out[k] = g.Flatten()

@@ -122,7 +122,7 @@ func MapIndex[T, R any](p Pipe[T], f func(i int, x T) R) Pipe[R] {
 		panic("pipe: MapIndex: f is nil")
 	}
 	if p.oneToOne {
-		return Pipe[R]{n: p.n, oneToOne: true, open: func() feeder[R] {
+		return Pipe[R]{n: p.n, oneToOne: true, cover: p.cover, open: func() feeder[R] {
 			up := p.open()
 			buf := make([]R, batch)
 			var sink func([]R)
@@ -152,7 +152,7 @@ func MapIndex[T, R any](p Pipe[T], f func(i int, x T) R) Pipe[R] {
 			return pos, out
 		}
 	}
-	return Pipe[R]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}
+	return Pipe[R]{n: p.n, cover: p.cover, open: dropPos(up, step), openPos: liftPos(p, false, step)}
 }
 
 // dropPos makes the plain feeder of a stage that needs the positions of its
@@ -210,7 +210,7 @@ func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
 			return pbuf[:m], buf[:m]
 		}
 	}
-	return Pipe[T]{n: p.n, open: dropPos(up, step), openPos: liftPos(p, false, step)}
+	return Pipe[T]{n: p.n, cover: p.cover, open: dropPos(up, step), openPos: liftPos(p, false, step)}
 }
 
 // ForEachIndex calls f(i, x) on every item x of p, where i is x's position in
@@ -234,7 +234,7 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 		st := ls.get(lo)
 		st.feed(lo, hi)
 		ls.put(st, hi)
-	}, opts...)
+	}, p.with(opts)...)
 }
 
 // IndexFunc returns the source position of the first item of p, in order,
@@ -312,7 +312,7 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, leftmost[hit[T]], opts...)
+	}, leftmost[hit[T]], p.with(opts)...)
 }
 
 // findLast returns the position and value of the last item of p with pred,

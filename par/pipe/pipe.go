@@ -34,7 +34,11 @@
 // terminal": they find their cut at once, with a parallel find-first.
 package pipe
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/weftgo/weft/par"
+)
 
 // batch is the most items a stage hands to the next one at a time: large
 // enough to amortize a call per batch, small enough to stay in L1.
@@ -75,12 +79,34 @@ type Pipe[T any] struct {
 	// open: set by Zip alone, and dropped by every stage after it, since
 	// each builds a new Pipe.
 	add any
+	// cover, unless zero, is the option that tells a terminal's call how far
+	// the work done covers from a position (internal/cover): set by Split
+	// and Lines over a string (a long line read once), kept by the stages
+	// whose positions are their input's (Map, Filter, Inspect, FlatMap and
+	// the index stages), dropped by the views (Take, Skip, TakeWhile, ...).
+	cover par.Option
+	// count, if not nil, counts the items of the positions [lo, hi)
+	// without making them: set by the text sources, whose pieces a byte
+	// count finds, and dropped by every stage, since each builds a new
+	// Pipe. Count and Collect use it (collectCounted).
+	count func(lo, hi int) int
+}
+
+// with returns opts for a terminal's call over p's positions: with p.cover
+// when p has it.
+func (p Pipe[T]) with(opts []par.Option) []par.Option {
+	if p.cover == (par.Option{}) {
+		return opts
+	}
+	return append(opts[:len(opts):len(opts)], p.cover)
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in
 // order, in batches: exactly one batch (maybe empty) per call of the
 // source's sink, which gets one batch per run of up to `batch` positions
-// aligned to multiples of batch. sink must not keep a batch after it returns.
+// aligned to multiples of batch (a text source packs up to batch pieces from
+// several runs into one batch, and skips runs that hold none: see feedSep).
+// sink must not keep a batch after it returns.
 // A feeder belongs to one goroutine, and may be called any number of times,
 // on any ranges, in any order.
 //
@@ -154,7 +180,7 @@ type stageStep[T, R any] func(pos []int, xs []T) ([]int, []R)
 // feeder. oneToOne tells whether the stage keeps every item (Map, Inspect)
 // or may drop some (Filter).
 func stage[T, R any](p Pipe[T], oneToOne bool, mk func() stageStep[T, R]) Pipe[R] {
-	return Pipe[R]{n: p.n, oneToOne: oneToOne && p.oneToOne, openPos: liftPos(p, oneToOne, mk), open: func() feeder[R] {
+	return Pipe[R]{n: p.n, oneToOne: oneToOne && p.oneToOne, cover: p.cover, openPos: liftPos(p, oneToOne, mk), open: func() feeder[R] {
 		up := p.open()
 		step := mk()
 		var sink func([]R)

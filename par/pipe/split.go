@@ -5,6 +5,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/weftgo/weft/internal/cover"
+	"github.com/weftgo/weft/par"
 )
 
 // The sources that cut a text into pieces (Split, Lines, Fields) find the
@@ -87,6 +90,25 @@ func (t *text[S]) noteGap(from, to int) {
 	}
 }
 
+// coverOption returns the option that tells a terminal's call how far the
+// gap covers (see internal/cover): a piece that reads a long line to its end
+// records it, and the positions inside it start no piece, so the call folds
+// them as one step rather than timing them at the pace of that piece. The
+// zero Option for a byte slice, which records no gap.
+func (t *text[S]) coverOption() par.Option {
+	if t.isBytes {
+		return par.Option{}
+	}
+	return cover.Option(func(pos int) int {
+		// A piece starts after a separator, and no byte of [from, to) is
+		// one: no piece starts in (from, to].
+		if g := t.gap.Load(); g != nil && g.from < pos && pos <= g.to {
+			return g.to + 1
+		}
+		return pos
+	}).(par.Option)
+}
+
 // piece returns s[i:j].
 func (t *text[S]) piece(i, j int) S {
 	if t.isBytes {
@@ -148,10 +170,38 @@ func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, 
 	return reach
 }
 
+// countSep returns how many pieces of Split or Lines on sep start in [lo,
+// hi): the first piece, at 0, and one after every sep in [lo-1, hi-1) (a
+// final '\n', after which no line starts, is at len(s)-1, out of reach of a
+// range of Lines, which ends at len(s)). strings.Count counts a byte with
+// vector instructions.
+func (t *text[S]) countSep(sep byte, lo, hi int) int {
+	if lo >= hi {
+		return 0
+	}
+	k := 0
+	if lo == 0 {
+		k, lo = 1, 1
+	}
+	return k + strings.Count(t.str[lo-1:hi-1], byteStrings[sep:int(sep)+1])
+}
+
+// byteStrings holds the 256 bytes in order: byteStrings[c:c+1] is the string
+// of the byte c.
+var byteStrings = func() string {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
 // textPipe returns the pipeline of n positions whose pieces feed (feedSep or
-// feedFields over t) finds, with their starts for positions.
-func textPipe[S ~string | ~[]byte](n int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
-	return Pipe[S]{n: n, open: func() feeder[S] {
+// feedFields over t) finds, with their starts for positions, the option
+// cover for its terminals' calls (zero: none), and count, which counts the
+// pieces that start in a range (nil: none).
+func textPipe[S ~string | ~[]byte](n int, cover par.Option, count func(lo, hi int) int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
+	return Pipe[S]{n: n, cover: cover, count: count, open: func() feeder[S] {
 		buf := make([]S, 0, batch)
 		var sink func([]S)
 		fwd := func(_ []int, xs []S) { sink(xs) }
@@ -188,7 +238,7 @@ const none = int(^uint(0) >> 1)
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s)+1, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s)+1, t.coverOption(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -208,7 +258,7 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.coverOption(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -231,10 +281,37 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // their separator with the vector instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), par.Option{}, t.countFields, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedFields(t, lo, hi, buf, pbuf, sink)
 	})
 }
+
+// countFields returns how many fields start in [lo, hi): at the bytes that
+// are not spaces and begin the text or follow a space. One pass, without
+// a branch a byte.
+func (t *text[S]) countFields(lo, hi int) int {
+	s, k := t.str, 0
+	prev := uint8(1) // 1 after a space, or at the start of the text
+	if lo > 0 {
+		prev = spaceBit[s[lo-1]]
+	}
+	for i := lo; i < hi; i++ {
+		cur := spaceBit[s[i]]
+		k += int(prev &^ cur)
+		prev = cur
+	}
+	return k
+}
+
+// spaceBit is asciiSpace as 1 and 0.
+var spaceBit = func() (b [256]uint8) {
+	for c, sp := range asciiSpace {
+		if sp {
+			b[c] = 1
+		}
+	}
+	return b
+}()
 
 // feedFields is feedSep for Fields, whose separators are six bytes, looked
 // up in a table byte by byte.

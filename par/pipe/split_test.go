@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -107,11 +108,15 @@ func TestSplitLinesFieldsAgainstStrings(t *testing.T) {
 					require.Equal(t, n, lines.Len())
 					require.Equal(t, wantLines, lines.Collect(opts...), "Lines")
 					require.Equal(t, wantLines, bytesOf(t, b, pipe.Lines(b).Collect(opts...)), "Lines of bytes")
+					require.Equal(t, len(wantLines), lines.Count(opts...), "Lines")
+					require.Equal(t, len(wantLines), pipe.Lines(b).Count(opts...), "Lines of bytes")
 
 					fields := pipe.Fields(s)
 					require.Equal(t, n, fields.Len())
 					require.Equal(t, wantFields, fields.Collect(opts...), "Fields")
 					require.Equal(t, wantFields, bytesOf(t, b, pipe.Fields(b).Collect(opts...)), "Fields of bytes")
+					require.Equal(t, len(wantFields), fields.Count(opts...), "Fields")
+					require.Equal(t, len(wantFields), pipe.Fields(b).Count(opts...), "Fields of bytes")
 
 					// Through a stage, and a terminal that feeds its own pieces.
 					lens := pipe.Map(pipe.Lines(s), func(l string) int { return len(l) })
@@ -158,6 +163,67 @@ func TestTextSourcesReadEachByteAboutOnce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTextSourcesCoverALongLine: the piece where a long line starts reads it
+// to its end, and the call then folds the positions inside the line as one
+// step (internal/cover), not as elements timed at that piece's pace: Split
+// and Lines over one line of 4 MiB end alone on the calling goroutine and
+// never reach the pool, whatever the timing, and so do the stages that keep
+// the source's positions. (A byte slice records no run: strings only.)
+func TestTextSourcesCoverALongLine(t *testing.T) {
+	p := par.NewPool(par.Workers(2))
+	defer p.Close()
+	on := par.OnPool(p)
+	s := strings.Repeat("x", 4<<20)
+	for name, count := range map[string]func() int{
+		"Lines, Inspect": func() int { return pipe.Lines(s).Inspect(func(string) {}).Count(on) },
+		"Split, ForEach": func() int { k := 0; pipe.Split(s, ',').ForEach(func(string) { k++ }, on); return k },
+		"Lines, Map, Filter": func() int {
+			return pipe.Map(pipe.Lines(s), strings.ToUpper).Filter(func(string) bool { return true }).Count(on)
+		},
+		"Split, FlatMap": func() int {
+			return pipe.FlatMap(pipe.Split(s, ','), func(x string, out []int) []int { return append(out, len(x)) }).Count(on)
+		},
+	} {
+		tasks := func() uint64 { s := p.Stats().Total(); return s.Tasks + s.Inline }
+		before := tasks()
+		require.Equal(t, 1, count(), name)
+		require.Equal(t, before, tasks(), "%s: the call reached the pool", name)
+	}
+}
+
+// TestTextCollectAllocatesTheResult: Collect of a text source whose pieces
+// are short counts them first and makes the result once, as strings.Split
+// and strings.Fields do, rather than appending per piece of the range and
+// concatenating, which allocated about three times the result; a text of
+// long pieces, which it does not count first, allocates little anyway.
+func TestTextCollectAllocatesTheResult(t *testing.T) {
+	const n = 1 << 20
+	words := randText(n, 3, alphabets[0])
+	long := strings.Repeat(strings.Repeat("x", 2000)+"\n", n/2001)
+	for name, collect := range map[string]func(string) []string{
+		"Split":  func(s string) []string { return pipe.Split(s, ',').Collect() },
+		"Lines":  func(s string) []string { return pipe.Lines(s).Collect() },
+		"Fields": func(s string) []string { return pipe.Fields(s).Collect() },
+	} {
+		for layout, s := range map[string]string{"words": words, "long lines": long} {
+			var got []string
+			bytes := allocated(func() { got = collect(s) })
+			result := uint64(cap(got)) * uint64(unsafe.Sizeof(""))
+			require.LessOrEqual(t, bytes, result+result/4+64<<10, "%s of %s: %d pieces", name, layout, len(got))
+		}
+	}
+}
+
+// allocated returns the bytes that f allocates, counting those of every
+// goroutine meanwhile (runtime.MemStats.TotalAlloc).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // TestSplitEdges pins the position semantics on small cases, and that the

@@ -12,14 +12,18 @@ import (
 // Collect returns the items of p in order, in a new slice. Without a Filter
 // among the stages, each piece writes its items in place; with one, the
 // pieces that a participant runs one after the other append to one slice,
-// and these slices are concatenated, as par.Filter does.
+// and these slices are concatenated, as par.Filter does. A text source with
+// no stage counts its pieces first when they are short (collectCounted).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
+	if p.count != nil && dense(p.n, p.count) {
+		return collectCounted(p, opts)
+	}
 	if p.oneToOne {
 		out := make([]T, p.n)
 		ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 			return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
 		})
-		par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, lo) }, opts...)
+		par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, lo) }, p.with(opts)...)
 		return out
 	}
 	ls := leavesOf(p, func(st *leafState[[]T]) func([]T) {
@@ -31,8 +35,75 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 		items := ls.run(lo, hi, buf) // put drops it from the state
 		t.Leave(hi, items, lease)
 		return gather.One(items)
-	}, gather.Join[T], opts...)
+	}, gather.Join[T], p.with(opts)...)
 	return l.Flatten()
+}
+
+// countBlock is how many positions make a block of collectCounted: few
+// enough that rounding a piece of the range to blocks moves little work,
+// many enough that the counts, an int a block, are a small part of the
+// result.
+const countBlock = 4096
+
+// denseSpan is the longest average span of positions per item for which
+// Collect counts the items first: the count reads every byte once more,
+// which costs more than the concatenation saves when the items are few (a
+// text of long lines, or one line: the count doubled Collect's time there).
+const denseSpan = 512
+
+// dense reports whether the items of a pipe of n positions that count
+// counts hold denseSpan positions or fewer on average, judged by three
+// blocks: at the start, the middle and the end of the range.
+func dense(n int, count func(lo, hi int) int) bool {
+	if n == 0 {
+		return false
+	}
+	seen, span := 0, 0
+	for _, at := range [3]int{0, n / 2, n - countBlock} {
+		lo := max(0, min(at, n-countBlock))
+		hi := min(n, lo+countBlock)
+		seen += count(lo, hi)
+		span += hi - lo
+	}
+	return seen*denseSpan >= span
+}
+
+// collectCounted is Collect for a pipe that counts its items without making
+// them (p.count): it counts the items of the blocks of countBlock positions
+// in parallel, makes the result once, at its length, and has each piece of
+// the range write its items in place, as a one-to-one pipe's Collect does.
+// Appending per piece and concatenating, as after a Filter, allocated about
+// three times the result (the standard library's Split and Fields count
+// first, and allocate it once), and the concatenation's copy ran on one
+// goroutine. A piece [lo, hi) of either pass does the blocks that start in
+// it, so that every block is done once however the range is cut.
+func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
+	start := func(pos int) int { // the first block that starts at or after pos
+		if pos == 0 {
+			return 0
+		}
+		return (pos-1)/countBlock + 1
+	}
+	blocks := start(p.n)
+	at := make([]int, blocks+1) // at[b+1]: the items of block b; then where block b's go
+	par.ForRange(p.n, func(lo, hi int) {
+		for b := start(lo); b < start(hi); b++ {
+			at[b+1] = p.count(b*countBlock, min(p.n, (b+1)*countBlock))
+		}
+	}, opts...) // not p.with(opts): a count reads every byte, covered or not
+	for b := range blocks {
+		at[b+1] += at[b]
+	}
+	out := make([]T, at[blocks])
+	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
+		return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
+	})
+	par.ForRange(p.n, func(lo, hi int) {
+		if a, b := start(lo), start(hi); a < b {
+			ls.run(a*countBlock, min(p.n, b*countBlock), at[a])
+		}
+	}, p.with(opts)...)
+	return out
 }
 
 // ForEach calls f on every item of p, in parallel, and returns when every call
@@ -48,7 +119,7 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 			}
 		}
 	})
-	par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) }, opts...)
+	par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) }, p.with(opts)...)
 }
 
 // Count returns the number of items of p. It runs p's stages on every item,
@@ -60,11 +131,14 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 		checkOpts(opts)
 		return p.n
 	}
+	if p.count != nil {
+		return par.ReduceRange(p.n, 0, p.count, func(a, b int) int { return a + b }, opts...)
+	}
 	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 		return func(xs []T) { st.acc += len(xs) }
 	})
 	return par.ReduceRange(p.n, 0, func(lo, hi int) int { return ls.run(lo, hi, 0) },
-		func(a, b int) int { return a + b }, opts...)
+		func(a, b int) int { return a + b }, p.with(opts)...)
 }
 
 // Reduce combines the items of p with op, keeping their order. op must be
@@ -116,7 +190,7 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, leftmost[hit], opts...)
+	}, leftmost[hit], p.with(opts)...)
 	if found == nil {
 		var zero T
 		return zero, false
@@ -146,7 +220,7 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 			st.feed(a, batchEnd(a, hi))
 		}
 		ls.put(st, hi)
-	}, opts...)
+	}, p.with(opts)...)
 	return hit.Load()
 }
 
@@ -198,6 +272,6 @@ func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) 
 			return a
 		}
 		return maybe[T]{better(a.v, b.v), true}
-	}, opts...)
+	}, p.with(opts)...)
 	return r.v, r.ok
 }
