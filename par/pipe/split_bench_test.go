@@ -16,16 +16,17 @@ import (
 // field (one piece) of the whole input, and nothing but the source's
 // separator. "collect" makes the slice of the pieces, as the standard call
 // does; "count" counts them, against the loop over the standard library's
-// sequence (FieldsSeq, Lines, SplitSeq): the cost of finding the pieces
-// alone.
+// sequence (FieldsSeq, Lines, SplitSeq) that a user writes to count them.
+// weft's Count of a source with no stage counts separators without making
+// the pieces (a vector byte count for Split and Lines), as Collect does
+// first when the pieces are short.
 //
 //	go test ./par/pipe -run '^$' -bench TextSources -benchmem -count 10
 //
 // A text source reads every byte about once whatever the layout
-// (TestTextSourcesReadEachByteAboutOnce), so "count" on one field of the
+// (TestTextSourcesReadEachByteAboutOnce), so "collect" on one field of the
 // whole input is what the parallel cut costs beside the standard library's
-// one IndexByte over the text, and "collect" adds the making of the slice,
-// which the standard call sizes exactly in a first pass.
+// one IndexByte over the text.
 
 var textSink []string
 

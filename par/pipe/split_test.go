@@ -216,6 +216,25 @@ func TestTextCollectAllocatesTheResult(t *testing.T) {
 	}
 }
 
+// TestTextCollectAnyCut: the pieces of the range that count and then fill
+// a text source's Collect each do the blocks that start in them, so that
+// every block is counted and filled once however the range is cut: grains
+// that end pieces inside, at and across the blocks' bounds.
+func TestTextCollectAnyCut(t *testing.T) {
+	s := randText(50_000, 5, alphabets[1])
+	want := map[string][]string{"Split": strings.Split(s, ","), "Lines": linesOracle(s), "Fields": fieldsOracle(s)}
+	for _, workers := range []int{1, 2, 8} {
+		p := par.NewPool(par.Workers(workers))
+		for _, grain := range []int{999, 4095, 4096, 4097, 12_289} {
+			opts := []par.Option{par.OnPool(p), par.WithGrain(grain)}
+			require.Equal(t, want["Split"], pipe.Split(s, ',').Collect(opts...), "Split, %d workers, grain %d", workers, grain)
+			require.Equal(t, want["Lines"], pipe.Lines(s).Collect(opts...), "Lines, %d workers, grain %d", workers, grain)
+			require.Equal(t, want["Fields"], pipe.Fields(s).Collect(opts...), "Fields, %d workers, grain %d", workers, grain)
+		}
+		p.Close()
+	}
+}
+
 // allocated returns the bytes that f allocates, counting those of every
 // goroutine meanwhile (runtime.MemStats.TotalAlloc).
 func allocated(f func()) uint64 {
