@@ -221,7 +221,7 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 		panic("pipe: ForEachIndex: f is nil")
 	}
 	open := p.mustPositions("ForEachIndex")
-	ls := &leaves[struct{}]{open: func(st *leafState[struct{}]) {
+	ls := (&leaves[struct{}]{open: func(st *leafState[struct{}]) {
 		feed := open()
 		sink := func(pos []int, xs []T) {
 			for k, x := range xs {
@@ -229,7 +229,7 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 			}
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	}}).warm(p.n)
 	par.ForRange(p.n, func(lo, hi int) {
 		st := ls.get(lo)
 		st.feed(lo, hi)
@@ -285,7 +285,7 @@ type hit[T any] struct {
 func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) *hit[T] {
 	open := p.mustPositions(name)
 	bd := find.First()
-	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
+	ls := (&leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
 		last, rank := -1, 0 // the position of the item before, and the items at it before this one
 		sink := func(pos []int, xs []T) {
@@ -305,7 +305,7 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		}
 		// The items of a position all come within one call of the feeder.
 		st.feed = func(lo, hi int) { last = -1; feed(lo, hi, sink) }
-	}}
+	}}).warm(p.n)
 	return par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
 		st := ls.get(lo)
 		bd.Scan(lo, hi, func(a, c int) int { return feedHit(st, a, c) })
@@ -320,7 +320,7 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Option) (int, T) {
 	open := p.mustPositions(name)
 	bd := find.Last()
-	ls := &leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
+	ls := (&leaves[*hit[T]]{open: func(st *leafState[*hit[T]]) {
 		feed := open()
 		sink := func(pos []int, xs []T) {
 			for k, x := range xs {
@@ -330,7 +330,7 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 			}
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	}}).warm(p.n)
 	// The pieces are cut from the mirrored range, so that the timed prefix
 	// and the left-first order of the bridge start from the end, where the
 	// answer is looked for first.

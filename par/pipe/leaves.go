@@ -82,12 +82,26 @@ func (l *leaves[A]) put(st *leafState[A], hi int) {
 
 // leavesOf returns the leaves of a terminal over p whose states feed their
 // items to the sink that sinkOf makes for each: the boilerplate of opening
-// a state, written once.
+// a state, written once. One state is opened at once (see warm).
 func leavesOf[T, A any](p Pipe[T], sinkOf func(st *leafState[A]) func([]T)) *leaves[A] {
-	return &leaves[A]{open: func(st *leafState[A]) {
+	return (&leaves[A]{open: func(st *leafState[A]) {
 		feed, sink := p.open(), sinkOf(st)
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
-	}}
+	}}).warm(p.n)
+}
+
+// warm opens one state before the terminal's call over n positions begins,
+// unless n is 0, and returns l. The call times its first chunk, a position
+// or a few, to pace the rest: a chunk that opened the stages (their buffers
+// and closures, a few microseconds) made a cheap text look slow, and the
+// rest of a 64 KiB text was cut into 512 pieces.
+func (l *leaves[A]) warm(n int) *leaves[A] {
+	if n > 0 {
+		st := &leafState[A]{}
+		l.open(st)
+		l.put(st, 0)
+	}
+	return l
 }
 
 // run feeds [lo, hi) through a state whose acc starts at init, gives the

@@ -167,8 +167,8 @@ func TestTextSourcesReadEachByteAboutOnce(t *testing.T) {
 
 // TestTextSourcesCoverALongLine: the piece where a long line starts reads it
 // to its end, and the call then folds the positions inside the line as one
-// step (internal/cover), not as elements timed at that piece's pace: Split
-// and Lines over one line of 4 MiB end alone on the calling goroutine and
+// step (internal/cover), not as elements timed at that piece's pace: Split,
+// Lines and Fields over one piece of 4 MiB end alone on the calling goroutine and
 // never reach the pool, whatever the timing, and so do the stages that keep
 // the source's positions. (A byte slice records no run: strings only.)
 func TestTextSourcesCoverALongLine(t *testing.T) {
@@ -178,6 +178,7 @@ func TestTextSourcesCoverALongLine(t *testing.T) {
 	s := strings.Repeat("x", 4<<20)
 	for name, count := range map[string]func() int{
 		"Lines, Inspect": func() int { return pipe.Lines(s).Inspect(func(string) {}).Count(on) },
+		"Fields, Map":    func() int { return pipe.Map(pipe.Fields(s), strings.ToUpper).Count(on) },
 		"Split, ForEach": func() int { k := 0; pipe.Split(s, ',').ForEach(func(string) { k++ }, on); return k },
 		"Lines, Map, Filter": func() int {
 			return pipe.Map(pipe.Lines(s), strings.ToUpper).Filter(func(string) bool { return true }).Count(on)

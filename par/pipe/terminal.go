@@ -26,17 +26,34 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 		par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, lo) }, p.with(opts)...)
 		return out
 	}
-	ls := leavesOf(p, func(st *leafState[[]T]) func([]T) {
-		return func(xs []T) { st.acc = append(st.acc, xs...) }
-	})
 	var t gather.Tails[T]
+	ls := leavesOf(p, func(st *leafState[tailed[T]]) func([]T) {
+		return func(xs []T) {
+			if !st.acc.taken { // at the first batch: a piece with no items takes no slice
+				st.acc.items, st.acc.lease = t.Take(st.acc.lo)
+				st.acc.taken = true
+			}
+			st.acc.items = append(st.acc.items, xs...)
+		}
+	})
 	l := par.ReduceRange(p.n, gather.Chunks[T]{}, func(lo, hi int) gather.Chunks[T] {
-		buf, lease := t.Take(lo)
-		items := ls.run(lo, hi, buf) // put drops it from the state
-		t.Leave(hi, items, lease)
-		return gather.One(items)
+		acc := ls.run(lo, hi, tailed[T]{lo: lo}) // put drops it from the state
+		if !acc.taken {
+			return gather.Chunks[T]{}
+		}
+		t.Leave(hi, acc.items, acc.lease)
+		return gather.One(acc.items)
 	}, gather.Join[T], p.with(opts)...)
 	return l.Flatten()
+}
+
+// tailed is what a piece of Collect appends its items to: the slice that
+// gather.Tails handed it for the piece that starts at lo, once it has items.
+type tailed[T any] struct {
+	lo    int
+	taken bool
+	items []T
+	lease gather.Lease[T]
 }
 
 // countBlock is how many positions make a block of collectCounted: few
