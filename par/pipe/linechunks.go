@@ -1,7 +1,5 @@
 package pipe
 
-import "github.com/weftgo/weft/par"
-
 // LineChunks is the text source for a body that loops over lines itself:
 // its items are runs of whole lines, each a few kilobytes, so that the pipe
 // costs a call per chunk where Lines costs one per line. On the rows of the
@@ -35,7 +33,7 @@ const lineChunk = 8 << 10
 // position whose bytes are all inside a longer line holds no chunk.
 func LineChunks[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(chunksOf(len(s)), par.Option{}, nil, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(chunksOf(len(s)), nil, nil, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedLineChunks(t, lo, hi, buf, pbuf, sink)
 	})
 }

@@ -37,6 +37,7 @@ package pipe
 import (
 	"fmt"
 
+	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/par"
 )
 
@@ -85,11 +86,19 @@ type Pipe[T any] struct {
 	// whose positions are their input's (Map, Filter, Inspect, FlatMap and
 	// the index stages), dropped by the views (Take, Skip, TakeWhile, ...).
 	cover par.Option
-	// count, if not nil, counts the items of the positions [lo, hi)
-	// without making them: set by the text sources, whose pieces a byte
-	// count finds, and dropped by every stage, since each builds a new
-	// Pipe. Count and Collect use it (collectCounted).
+	// count, if not nil, is what a text source knows beyond its feeder: set
+	// by the text sources, and dropped by every stage, since each builds a
+	// new Pipe. Count and Collect use it (collectCounted).
+	count *counter
+}
+
+// counter is what a text source with no stage knows beyond its feeder.
+type counter struct {
+	// count counts the items of the positions [lo, hi) without making them
+	// (a byte count finds the pieces of Split and Lines).
 	count func(lo, hi int) int
+	// covered is the function of the pipe's cover option, nil if none.
+	covered cover.Func
 }
 
 // with returns opts for a terminal's call over p's positions: with p.cover

@@ -91,21 +91,20 @@ func (t *text[S]) noteGap(from, to int) {
 	}
 }
 
-// coverOption returns the option that tells a terminal's call how far the
-// gap covers (see internal/cover): a piece that reads a long line to its end
-// records it, and the positions inside it start no piece, so the call folds
-// them as one step rather than timing them at the pace of that piece. The
-// zero Option for a byte slice, which records no gap.
-func (t *text[S]) coverOption() par.Option {
+// covered is the text's cover.Func, or nil for a byte slice, which records
+// no gap: a piece that reads a long line to its end records it, and the
+// positions inside it start no piece, so a call folds them as one step
+// rather than timing them at the pace of that piece (see internal/cover).
+func (t *text[S]) covered() cover.Func {
 	if t.isBytes {
-		return par.Option{}
+		return nil
 	}
-	return cover.Option(func(pos int) int {
+	return func(pos int) int {
 		if g := t.gap.Load(); g != nil && g.from < pos && pos <= g.to {
 			return g.to + 1
 		}
 		return pos
-	}).(par.Option)
+	}
 }
 
 // piece returns s[i:j].
@@ -198,11 +197,11 @@ var byteStrings = func() string {
 }()
 
 // textPipe returns the pipeline of n positions whose pieces feed (feedSep or
-// feedFields over t) finds, with their starts for positions, the option
-// cover for its terminals' calls (zero: none), and count, which counts the
-// pieces that start in a range (nil: none).
-func textPipe[S ~string | ~[]byte](n int, cover par.Option, count func(lo, hi int) int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
-	return Pipe[S]{n: n, cover: cover, count: count, open: func() feeder[S] {
+// feedFields over t) finds, with their starts for positions, covered for its
+// terminals' calls (nil: none), and count, which counts the pieces that
+// start in a range (nil: none).
+func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
+	p := Pipe[S]{n: n, open: func() feeder[S] {
 		buf := make([]S, 0, batch)
 		var sink func([]S)
 		fwd := func(_ []int, xs []S) { sink(xs) }
@@ -214,6 +213,13 @@ func textPipe[S ~string | ~[]byte](n int, cover par.Option, count func(lo, hi in
 		buf, pbuf := make([]S, 0, batch), make([]int, 0, batch)
 		return func(lo, hi int, sink func([]int, []S)) { feed(lo, hi, buf, pbuf, sink) }
 	}}
+	if covered != nil {
+		p.cover = cover.Option(covered).(par.Option) // once per pipe: the option is boxed
+	}
+	if count != nil {
+		p.count = &counter{count, covered}
+	}
+	return p
 }
 
 // none is a start past every range: no piece is left.
@@ -239,7 +245,7 @@ const none = int(^uint(0) >> 1)
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s)+1, t.coverOption(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -259,7 +265,7 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.coverOption(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -282,7 +288,7 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // their separator with the vector instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.coverOption(), t.countFields, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), t.countFields, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedFields(t, lo, hi, buf, pbuf, sink)
 	})
 }

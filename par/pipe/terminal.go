@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
@@ -15,7 +16,7 @@ import (
 // and these slices are concatenated, as par.Filter does. A text source with
 // no stage counts its pieces first when they are short (collectCounted).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
-	if p.count != nil && dense(p.n, p.count) {
+	if p.count != nil && dense(p.n, p.count.count) {
 		return collectCounted(p, opts)
 	}
 	if p.oneToOne {
@@ -93,21 +94,21 @@ func dense(n int, count func(lo, hi int) int) bool {
 // three times the result (the standard library's Split and Fields count
 // first, and allocate it once), and the concatenation's copy ran on one
 // goroutine. A piece [lo, hi) of either pass does the blocks that start in
-// it, so that every block is done once however the range is cut.
+// it, so that every block is done once however the range is cut; it has
+// then done the positions up to the next block's start, which the calls
+// learn through a cover option (internal/cover), so that a piece that ends
+// inside a block is not timed as if the positions after it cost nothing.
 func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
-	start := func(pos int) int { // the first block that starts at or after pos
-		if pos == 0 {
-			return 0
-		}
-		return (pos-1)/countBlock + 1
-	}
-	blocks := start(p.n)
+	c := p.count
+	blocks := blockAfter(p.n)
 	at := make([]int, blocks+1) // at[b+1]: the items of block b; then where block b's go
 	par.ForRange(p.n, func(lo, hi int) {
-		for b := start(lo); b < start(hi); b++ {
-			at[b+1] = p.count(b*countBlock, min(p.n, (b+1)*countBlock))
+		for b := blockAfter(lo); b < blockAfter(hi); b++ {
+			at[b+1] = c.count(b*countBlock, min(p.n, (b+1)*countBlock))
 		}
-	}, opts...) // not p.with(opts): a count reads every byte, covered or not
+	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int { // not the text's gaps: a count reads every byte
+		return blockAfter(pos) * countBlock
+	}).(par.Option))...)
 	for b := range blocks {
 		at[b+1] += at[b]
 	}
@@ -116,11 +117,25 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 		return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
 	})
 	par.ForRange(p.n, func(lo, hi int) {
-		if a, b := start(lo), start(hi); a < b {
+		if a, b := blockAfter(lo), blockAfter(hi); a < b {
 			ls.run(a*countBlock, min(p.n, b*countBlock), at[a])
 		}
-	}, p.with(opts)...)
+	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int {
+		if c.covered != nil {
+			pos = c.covered(pos)
+		}
+		return blockAfter(pos) * countBlock
+	}).(par.Option))...)
 	return out
+}
+
+// blockAfter returns the first block of collectCounted that starts at or
+// after pos.
+func blockAfter(pos int) int {
+	if pos <= 0 {
+		return 0
+	}
+	return (pos-1)/countBlock + 1
 }
 
 // ForEach calls f on every item of p, in parallel, and returns when every call
@@ -149,7 +164,7 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 		return p.n
 	}
 	if p.count != nil {
-		return par.ReduceRange(p.n, 0, p.count, func(a, b int) int { return a + b }, opts...)
+		return par.ReduceRange(p.n, 0, p.count.count, func(a, b int) int { return a + b }, opts...)
 	}
 	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 		return func(xs []T) { st.acc += len(xs) }
