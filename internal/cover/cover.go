@@ -14,6 +14,6 @@ package cover
 type Func func(pos int) int
 
 // Option returns the par.Option (as any: this package cannot import par)
-// that gives a call f. Set by package par's init; package pipe calls it once
-// per source, not once per call, since the result is boxed.
+// that gives a call f. Set by package par's init. The result is boxed (an
+// allocation): package pipe makes a text source's once, with the source.
 var Option func(f Func) any
