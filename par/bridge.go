@@ -219,7 +219,7 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
 			return b.join(b.join(acc, left), right)
 		}
-		next := cur
+		var next int
 		acc, next = b.cover(b.join(acc, b.fold(cur, cur+step)), cur+step, hi)
 		step, cur = next-cur, next
 	}
