@@ -29,12 +29,12 @@ type text[S ~string | ~[]byte] struct {
 	bs  []byte // s, when S is a byte slice type
 	// isBytes: S is a byte slice type, whose pieces get their capacity
 	// clipped, as bytes.Split's do, so that appending to one piece cannot
-	// overwrite the next.
+	// overwrite the next, and whose gap holds for one call (see opened).
 	isBytes bool
 	// gap is the last long run of bytes a feeder searched in vain for the
-	// separator (see index), or the last long field of Fields, or nil; never set for a byte slice, whose
-	// bytes the caller may change between two terminals of one pipe. Any
-	// goroutine: the run is published whole through the pointer.
+	// separator (see index), or the last long field of Fields, or nil; for
+	// a byte slice, of the call that runs (see opened). Any goroutine: the
+	// run is published whole through the pointer.
 	gap atomic.Pointer[gap]
 }
 
@@ -83,22 +83,27 @@ func (t *text[S]) index(from, to int, sep byte) (i, reach int) {
 	return at + i, at + i + 1
 }
 
-// noteGap records that [from, to) holds no separator, for a string (see
-// text.gap).
-func (t *text[S]) noteGap(from, to int) {
-	if !t.isBytes {
-		t.gap.Store(&gap{from, to})
+// noteGap records that [from, to) holds no separator (see text.gap).
+func (t *text[S]) noteGap(from, to int) { t.gap.Store(&gap{from, to}) }
+
+// opened is called when a feeder of t is opened, which only a terminal's
+// call does, for that call: a byte slice's gap is forgotten, since the
+// caller may have changed the bytes since it was recorded (between two
+// terminals of one pipe), and never while a call runs. So the gap a feeder
+// sees was recorded by its own call, or by one running at the same time.
+// Only the feeders read the gap for what they yield; the call's cover
+// function (covered) only groups positions into steps.
+func (t *text[S]) opened() {
+	if t.isBytes {
+		t.gap.Store(nil)
 	}
 }
 
-// covered is the text's cover.Func, or nil for a byte slice, which records
-// no gap: a piece that reads a long line to its end records it, and the
-// positions inside it start no piece, so a call folds them as one step
-// rather than timing them at the pace of that piece (see internal/cover).
+// covered is the text's cover.Func: a piece that reads a long line to its
+// end records it, and the positions inside it start no piece, so a call
+// folds them as one step rather than timing them at the pace of that piece
+// (see internal/cover).
 func (t *text[S]) covered() cover.Func {
-	if t.isBytes {
-		return nil
-	}
 	return func(pos int) int {
 		if g := t.gap.Load(); g != nil && g.from < pos && pos <= g.to {
 			return g.to + 1
@@ -199,9 +204,14 @@ var byteStrings = func() string {
 // textPipe returns the pipeline of n positions whose pieces feed (feedSep or
 // feedFields over t) finds, with their starts for positions, covered for its
 // terminals' calls (nil: none), and count, which counts the pieces that
-// start in a range (nil: none).
-func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
+// start in a range (nil: none). opened, if not nil, is called as each of
+// its feeders is opened (text.opened).
+func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, opened func(), feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
+	if opened == nil {
+		opened = func() {}
+	}
 	p := Pipe[S]{n: n, open: func() feeder[S] {
+		opened()
 		buf := make([]S, 0, batch)
 		var sink func([]S)
 		fwd := func(_ []int, xs []S) { sink(xs) }
@@ -210,6 +220,7 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 			feed(lo, hi, buf, nil, fwd)
 		}
 	}, openPos: func() posFeeder[S] {
+		opened()
 		buf, pbuf := make([]S, 0, batch), make([]int, 0, batch)
 		return func(lo, hi int, sink func([]int, []S)) { feed(lo, hi, buf, pbuf, sink) }
 	}}
@@ -245,7 +256,7 @@ const none = int(^uint(0) >> 1)
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -265,7 +276,7 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -288,7 +299,7 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // their separator with the vector instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.covered(), t.countFields, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), t.countFields, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedFields(t, lo, hi, buf, pbuf, sink)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -170,16 +171,17 @@ func TestTextSourcesReadEachByteAboutOnce(t *testing.T) {
 // step (internal/cover), not as elements timed at that piece's pace: Split,
 // Lines and Fields over one piece of 4 MiB end alone on the calling goroutine and
 // never reach the pool, whatever the timing, and so do the stages that keep
-// the source's positions. (A byte slice records no run: strings only.)
+// the source's positions, over a string or a byte slice.
 func TestTextSourcesCoverALongLine(t *testing.T) {
 	p := par.NewPool(par.Workers(2))
 	defer p.Close()
 	on := par.OnPool(p)
 	s := strings.Repeat("x", 4<<20)
 	for name, count := range map[string]func() int{
-		"Lines, Inspect": func() int { return pipe.Lines(s).Inspect(func(string) {}).Count(on) },
-		"Fields, Map":    func() int { return pipe.Map(pipe.Fields(s), strings.ToUpper).Count(on) },
-		"Split, ForEach": func() int { k := 0; pipe.Split(s, ',').ForEach(func(string) { k++ }, on); return k },
+		"Lines, Inspect":          func() int { return pipe.Lines(s).Inspect(func(string) {}).Count(on) },
+		"Fields, Map":             func() int { return pipe.Map(pipe.Fields(s), strings.ToUpper).Count(on) },
+		"Lines of bytes, Inspect": func() int { return pipe.Lines([]byte(s)).Inspect(func([]byte) {}).Count(on) },
+		"Split, ForEach":          func() int { k := 0; pipe.Split(s, ',').ForEach(func(string) { k++ }, on); return k },
 		"Lines, Map, Filter": func() int {
 			return pipe.Map(pipe.Lines(s), strings.ToUpper).Filter(func(string) bool { return true }).Count(on)
 		},
@@ -191,6 +193,53 @@ func TestTextSourcesCoverALongLine(t *testing.T) {
 		before := tasks()
 		require.Equal(t, 1, count(), name)
 		require.Equal(t, before, tasks(), "%s: the call reached the pool", name)
+	}
+}
+
+// TestTextSourcesSeeAChangedByteSlice: a byte slice's long runs hold for the
+// call that found them only: a pipe over a byte slice whose bytes change
+// between two terminals cuts the new bytes, on every pool, through the
+// terminals that open their feeders before the call and those that open them
+// in it, and from the end of the range (FindLast), which cuts the changed
+// stretch before the piece that reads it has run.
+func TestTextSourcesSeeAChangedByteSlice(t *testing.T) {
+	b := bytes.Repeat([]byte("x"), 300_000)
+	for pool, opts := range pools(t) {
+		if strings.Contains(pool, "grain") {
+			opts = append(opts[:1:1], par.WithGrain(5000))
+		}
+		for source, sep := range map[string]byte{"Split": ',', "Lines": '\n', "Fields": ' '} {
+			var p pipe.Pipe[[]byte]
+			switch source {
+			case "Split":
+				p = pipe.Split(b, sep)
+			case "Lines":
+				p = pipe.Lines(b)
+			default:
+				p = pipe.Fields(b)
+			}
+			lens := func() []int { return pipe.Map(p, func(x []byte) int { return len(x) }).Collect(opts...) }
+			sizes := func() []int { // a terminal that opens its feeders in its call
+				var out []int
+				for _, part := range pipe.ForEachInit(p, func() *[]int { return new([]int) }, func(s *[]int, x []byte) { *s = append(*s, len(x)) }, opts...) {
+					out = append(out, *part...)
+				}
+				slices.Sort(out)
+				return out
+			}
+			last := func() int { // from the end: the stretch changed is cut before the piece that reads it
+				x, _ := p.FindLast(func([]byte) bool { return true }, opts...)
+				return len(x)
+			}
+			require.Equal(t, []int{300_000}, lens(), "%s on %s", source, pool)
+			b[100_000] = sep
+			require.Equal(t, 199_999, last(), "%s on %s, changed, FindLast", source, pool)
+			require.Equal(t, []int{100_000, 199_999}, lens(), "%s on %s, changed", source, pool)
+			require.Equal(t, []int{100_000, 199_999}, sizes(), "%s on %s, changed, ForEachInit", source, pool)
+			b[100_000] = 'x'
+			require.Equal(t, []int{300_000}, sizes(), "%s on %s, changed back, ForEachInit", source, pool)
+			require.Equal(t, []int{300_000}, lens(), "%s on %s, changed back", source, pool)
+		}
 	}
 }
 
