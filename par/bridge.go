@@ -34,6 +34,9 @@ type body[R any] struct {
 	fixedTree bool
 	// minSeq: with a fixed tree, lengths up to this run on the caller alone.
 	minSeq int
+	// key names the call's site (see site.go): the code of the user's
+	// function, or 0 for that of leaf or each.
+	key uintptr
 	// stop is set when a leaf panics, or by a leaf that settles the call's
 	// result early, so that pieces not yet started are skipped and not cut.
 	stop atomic.Bool
@@ -295,18 +298,7 @@ func run[R any](c *config, n int, b *body[R]) R {
 		}
 		return parallel(c, 0, n, b, split.Pace{})
 	}
-	// The prefix's clock: time.Now once, then the monotonic clock alone
-	// (time.Since), which costs one read of the system's clock where time.Now
-	// costs two (go test -bench Clock ./par): a call of a few microseconds
-	// reads it four or five times.
-	t0, started := time.Now(), false
-	acc, hi, pf := prefix(c, n, b, func() time.Time {
-		if !started {
-			started = true
-			return t0
-		}
-		return t0.Add(time.Since(t0))
-	})
+	acc, hi, pf := prefix(c, n, b, monotonic)
 	if hi == n || b.done(hi) {
 		return acc
 	}
@@ -317,21 +309,51 @@ func run[R any](c *config, n int, b *body[R]) R {
 	return b.combine(acc, rest)
 }
 
+// clockBase is the origin of monotonic.
+var clockBase = time.Now()
+
+// monotonic is the prefix's clock: time.Since reads the monotonic clock
+// alone, one read of the system's clock where time.Now costs two (go test
+// -bench Clock ./par).
+func monotonic() time.Time { return clockBase.Add(time.Since(clockBase)) }
+
 // prefix folds [0, hi) alone, in the chunks that split.Prefix plans, reading
-// clock once a chunk, and returns that fold and the prefix's plan. hi is n
-// when the whole range was done, or the call was settled or stopped at hi.
-// The prefix is warm (split.Prefix.Warm) when a worker of the call's pool is
-// searching as the call begins. A chunk that ends where the work done has
-// covered a stretch takes it in (b.cover, split.Prefix.Cover).
+// clock once a chunk and once at the end, and returns that fold and the
+// prefix's plan. hi is n when the whole range was done, or the call was
+// settled or stopped at hi. The first chunk is sized by the pace that the
+// call's site measured before (site.go), and the pace this prefix measures
+// is left there for the next call. The prefix is warm (split.Prefix.Warm)
+// when a worker of the call's pool is searching as the call begins. A chunk
+// that ends where the work done has covered a stretch takes it in (b.cover,
+// split.Prefix.Cover).
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
-	warm := c.searching() > 0 // before the clock starts: the lookup of the default pool is not the body's time
+	st := siteOf(b.siteKey())
+	expect := st.pace()
+	warm := expect.D == 0 && c.searching() > 0 // before the clock starts: the lookup of the default pool is not the body's time
 	pf = split.NewPrefix(n, c.minLen, clock())
+	pf.Expect(expect)
+	if expect.D != 0 && pf.End() < n {
+		// Looked up only by a call that may outlast its first chunk; its
+		// cost, tens of nanoseconds, is a small part of that chunk's FirstLook.
+		warm = c.searching() > 0
+	}
 	if warm {
 		pf.Warm()
 	}
 	acc, hi = b.cover(b.fold(0, pf.End()), pf.End(), n)
 	pf.Cover(hi)
-	for hi < n && !b.done(hi) && pf.Next(clock()) {
+	for {
+		if hi == n || b.done(hi) {
+			if st.slot != nil {
+				st.learn(pf.Measured(clock()))
+			}
+			return acc, hi, pf
+		}
+		now := clock()
+		if !pf.Next(now) {
+			st.learn(pf.Measured(now))
+			return acc, hi, pf
+		}
 		lo := hi
 		hi = pf.End()
 		r := b.fold(lo, hi)
@@ -341,7 +363,22 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		acc, hi = b.cover(acc, hi, n)
 		pf.Cover(hi)
 	}
-	return acc, hi, pf
+}
+
+// siteKey returns the key of the call's site (see site.go), or 0 for a body
+// whose covered stretches make a pace per element meaningless.
+func (b *body[R]) siteKey() uintptr {
+	switch {
+	case b.covered != nil:
+		return 0
+	case b.key != 0:
+		return b.key
+	case b.each != nil:
+		return siteKey(b.each)
+	case b.leaf != nil:
+		return siteKey(b.leaf)
+	}
+	return 0
 }
 
 // parallel reduces [lo, hi) on the call's pool, cut as split.ForRange says

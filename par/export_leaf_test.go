@@ -3,6 +3,7 @@ package par
 import (
 	"runtime"
 	"time"
+	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -49,8 +50,15 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 }
 
 // Prefix runs the timed prefix of an adaptive call over [0, n) alone,
-// reading time from clock, and returns where it stopped.
+// reading time from clock, and returns where it stopped. The call's site
+// (f's code) starts with no record.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
+	siteOf(siteKey(f)).slot.Store(0)
+	return PrefixAgain(n, clock, f, opts...)
+}
+
+// PrefixAgain is Prefix keeping what the site learned before.
+func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	c := configure(opts)
 	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it
 	return hi
@@ -65,3 +73,21 @@ func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int
 		leaf(w, 0, n, sp, &body[struct{}]{each: f, covered: covered}, clock)
 	})
 }
+
+// SitePace returns the pace recorded for calls made with f (see site.go),
+// in nanoseconds per 1000 elements, or 0.
+func SitePace(f func(lo, hi int)) time.Duration {
+	p := siteOf(siteKey(f)).pace()
+	return p.D
+}
+
+// SiteSlot returns the index of key's record in the table of sites.
+func SiteSlot(key uintptr) int {
+	s := siteOf(key)
+	return int(uintptr(unsafe.Pointer(s.slot))-uintptr(unsafe.Pointer(&sites[0]))) / int(unsafe.Sizeof(sites[0]))
+}
+
+// LearnSite records p for key; SiteKeyPace returns what key's record holds.
+func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p) }
+
+func SiteKeyPace(key uintptr) split.Pace { return siteOf(key).pace() }

@@ -137,8 +137,8 @@ func TestRunningLeafGivesHalfToHungryWorker(t *testing.T) {
 }
 
 // TestPrefixRunsItsPlan: the prefix of a call runs alone the chunks that
-// split.Prefix plans, reading the clock once a chunk, and stops where the
-// plan does (package split's tests hold the plan to its budget).
+// split.Prefix plans, reading the clock once a chunk (and once at the end),
+// and stops where the plan does (package split's tests hold the plan to its budget).
 func TestPrefixRunsItsPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -167,6 +167,9 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 			}
 			require.Equal(t, want, got)
 			require.Equal(t, pf.End(), hi)
+			if hi == tc.n {
+				plan.Read() // the end of the last chunk, for the site's pace
+			}
 			require.Equal(t, plan.Reads, c.Reads, "clock reads")
 		})
 	}
@@ -254,6 +257,74 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPrefixLearnsItsSitesPace: a call leaves the pace its prefix measured in
+// the record of its site (the function it was given), and the next call with
+// that function sizes its first chunk by it: a short call runs in one chunk
+// and reads the clock twice. A call whose elements became a thousand times
+// dearer runs FirstLook's worth at the old pace alone and hands the rest
+// over, and the call after it starts from the new pace.
+func TestPrefixLearnsItsSitesPace(t *testing.T) {
+	c := fakeclock.New()
+	cost := 40 * time.Nanosecond
+	var chunks [][2]int
+	f := func(lo, hi int) {
+		chunks = append(chunks, [2]int{lo, hi})
+		c.Charge(lo, hi, fakeclock.Uniform(cost))
+	}
+	call := func(n int, prefix func(int, func() time.Time, func(lo, hi int), ...par.Option) int) (hi, reads int) {
+		chunks = nil
+		r0 := c.Reads
+		hi = prefix(n, c.Read, f)
+		return hi, c.Reads - r0
+	}
+	hi, reads := call(100, par.Prefix)
+	require.Equal(t, 100, hi)
+	assert.Greater(t, len(chunks), 2, "a site with no record starts blind")
+	assert.Equal(t, len(chunks)+1, reads)
+	assert.Equal(t, 1000*cost, par.SitePace(f), "the pace learned, for 1000 elements")
+
+	hi, reads = call(100, par.PrefixAgain)
+	require.Equal(t, 100, hi)
+	assert.Equal(t, [][2]int{{0, 100}}, chunks, "one chunk")
+	assert.Equal(t, 2, reads)
+
+	cost = 40 * time.Microsecond
+	hi, _ = call(100_000, par.PrefixAgain)
+	assert.Equal(t, [][2]int{{0, int(split.FirstLook / (40 * time.Nanosecond))}}, chunks, "FirstLook at the old pace, then the pool")
+	assert.Less(t, hi, 100_000)
+	assert.Equal(t, 1000*cost, par.SitePace(f))
+	_, _ = call(100_000, par.PrefixAgain)
+	assert.Equal(t, [2]int{0, 1}, chunks[0], "the next call starts from the new pace")
+}
+
+// TestSiteRecords: the records of two sites that share a slot of the table
+// never give one the other's pace, and a pace within an eighth of the
+// recorded one leaves the record as it is (callers of one site in a stream
+// would write its cache line at every call).
+func TestSiteRecords(t *testing.T) {
+	a := uintptr(0x4a1000)
+	b := a + 32
+	for par.SiteSlot(b) != par.SiteSlot(a) {
+		b += 32 // code addresses are 32-byte aligned on amd64
+	}
+	p := split.Pace{N: 1000, D: 5000}
+	par.LearnSite(a, p)
+	require.Equal(t, p, par.SiteKeyPace(a))
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(b), "b reads a's record")
+	par.LearnSite(b, split.Pace{N: 10, D: 80})
+	assert.Equal(t, split.Pace{N: 1000, D: 8000}, par.SiteKeyPace(b))
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a), "a reads b's record")
+
+	par.LearnSite(a, p)
+	par.LearnSite(a, split.Pace{N: 1000, D: 5600})
+	assert.Equal(t, p, par.SiteKeyPace(a), "within an eighth")
+	par.LearnSite(a, split.Pace{N: 1000, D: 5700})
+	assert.Equal(t, split.Pace{N: 1000, D: 5700}, par.SiteKeyPace(a), "beyond an eighth")
+	par.LearnSite(a, split.Pace{N: 1, D: 10 * time.Second})
+	assert.Equal(t, split.Pace{N: 1000, D: 1<<40 - 1}, par.SiteKeyPace(a), "saturated, about 1.1 s an element")
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(0), "no site")
 }
 
 // TestLeafStepsByThePaceBefore: a leaf that begins where the last step on

@@ -73,6 +73,7 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	}
 	return run(&c, len(s), &body[R]{
 		name: "par.MapReduce",
+		key:  siteKey(f),
 		leaf: func(lo, hi int) R {
 			acc := identity
 			for _, e := range s[lo:hi] {

@@ -34,6 +34,17 @@ const LongCall = 4 * PrefixBudget
 // 100 µs show the effect (W11 of go run ./bench).
 const WarmLook = PrefixBudget / 4
 
+// FirstLook is how much work, at the pace that calls of the same site
+// measured before (Prefix.Expect), the first chunk of a prefix holds: calls
+// that the pace says are short run in one chunk and read the clock twice
+// (each read costs some 35 ns here: go test -bench Clock ./par), where a
+// first chunk of one element grows eightfold and reads it four or five times
+// in a call of a few microseconds. A fraction of the budget, not all of it,
+// so that a call whose elements have become dearer than its site's pace
+// says runs alone at most FirstLook·5/4 times that factor (a thousand times
+// dearer: about 6 ms) before its prefix sees the change.
+const FirstLook = PrefixBudget / 4
+
 // Prefix is the plan of a call's timed prefix: the chunks [0, End()) that the
 // caller has been told to run alone so far. Its methods take the time of a
 // clock that the caller reads once a chunk.
@@ -54,6 +65,22 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 		end = n
 	}
 	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, look: PrefixBudget}
+}
+
+// Expect sizes the first chunk, before it runs, by pace, what calls of the
+// same site measured before (the zero Pace: nothing known, the first chunk
+// stays as NewPrefix made it): FirstLook's worth at that pace, or the whole
+// call if what would be left is under a quarter of that.
+func (p *Prefix) Expect(pace Pace) {
+	if pace.N <= 0 || pace.D <= 0 || p.end >= p.n {
+		return
+	}
+	k := max(p.first, pace.elems(FirstLook))
+	end := min(p.n, k)
+	if p.n-end < max(p.first, k/4) {
+		end = p.n
+	}
+	p.end, p.last = end, end
 }
 
 // Warm tells the prefix, before its first call of Next, that a worker of the
@@ -128,6 +155,12 @@ func (p *Prefix) warmRest(d time.Duration) bool {
 // Pace returns the pace the prefix measured: End() elements in the time up to
 // the last call of Next.
 func (p *Prefix) Pace() Pace { return Pace{N: p.end, D: p.el} }
+
+// Measured returns the pace of the whole prefix once the chunks up to End
+// have run, at time now: End() elements since it began. Its early chunks'
+// clock reads count in it, so it errs towards dear elements, which make the
+// next call's first chunk (Expect) shorter, never longer.
+func (p *Prefix) Measured(now time.Time) Pace { return Pace{N: p.end, D: now.Sub(p.start)} }
 
 // Pace is a measured rate: N elements took D. The zero Pace is unknown.
 type Pace struct {

@@ -184,3 +184,72 @@ func TestWarmPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefixExpect: a prefix told the pace of its site's earlier calls runs
+// FirstLook's worth at that pace as its first chunk (the whole call when
+// little more is left), so that a short call is one chunk; a wrong pace
+// costs at most that chunk at the true pace before the prefix sees it, and
+// what follows is planned as without one. Once caught: a first chunk of one
+// element grew eightfold and read the clock four or five times in calls of
+// 3 to 10 µs (W11 of go run ./bench), 0.8 of the loop's speed.
+func TestPrefixExpect(t *testing.T) {
+	expected := func(d time.Duration) split.Pace { return split.Pace{N: 1000, D: 1000 * d} }
+	minLen := 1
+	run := func(n int, expect split.Pace, cost time.Duration) (split.Prefix, [][2]int, time.Duration) {
+		c := fakeclock.New()
+		pf := split.NewPrefix(n, minLen, c.Read())
+		pf.Expect(expect)
+		chunks := [][2]int{{0, pf.End()}}
+		c.Charge(0, pf.End(), fakeclock.Uniform(cost))
+		for pf.End() < n {
+			lo := pf.End()
+			if !pf.Next(c.Read()) {
+				break
+			}
+			chunks = append(chunks, [2]int{lo, pf.End()})
+			c.Charge(lo, pf.End(), fakeclock.Uniform(cost))
+		}
+		return pf, chunks, c.Elapsed()
+	}
+	t.Run("short calls are one chunk", func(t *testing.T) {
+		for _, n := range []int{1, 2, 50, 100, 125, 155} { // 125 at 40 ns: FirstLook; 156: 5/4 of it
+			_, chunks, _ := run(n, expected(40), 40)
+			assert.Equal(t, [][2]int{{0, n}}, chunks, "n=%d", n)
+		}
+	})
+	t.Run("longer calls start with FirstLook", func(t *testing.T) {
+		for _, n := range []int{156, 300, 10_000} {
+			pf, chunks, _ := run(n, expected(40), 40)
+			assert.Equal(t, [2]int{0, 125}, chunks[0], "n=%d", n)
+			assert.True(t, len(chunks) > 1 || pf.End() < n, "n=%d: one chunk and no rest", n)
+		}
+	})
+	t.Run("the pace of 1000 elements", func(t *testing.T) {
+		_, chunks, _ := run(100_000, split.Pace{N: 1000, D: 400}, 0) // 0.4 ns an element
+		assert.Equal(t, [2]int{0, 12_500}, chunks[0])
+	})
+	t.Run("no pace", func(t *testing.T) {
+		pf, chunks, _ := run(300, split.Pace{}, 40)
+		_, blind := runPrefix(300, 1, fakeclock.New(), fakeclock.Uniform(40))
+		assert.Equal(t, blind, chunks)
+		assert.Equal(t, 300, pf.End())
+	})
+	t.Run("minimum length", func(t *testing.T) {
+		minLen = 100
+		defer func() { minLen = 1 }()
+		_, chunks, _ := run(1000, expected(time.Microsecond), time.Microsecond)
+		assert.Equal(t, [2]int{0, 100}, chunks[0], "a chunk is never shorter than the minimum length")
+	})
+	t.Run("elements a thousand times dearer", func(t *testing.T) {
+		pf, chunks, el := run(1_000_000, expected(1), 1000)
+		require.Equal(t, [][2]int{{0, 5000}}, chunks, "the first chunk, then the pool")
+		assert.Less(t, pf.End(), 1_000_000)
+		assert.LessOrEqual(t, el, 1000*split.FirstLook*5/4, "the worst case the doc states")
+	})
+	t.Run("elements a thousand times cheaper", func(t *testing.T) {
+		pf, chunks, el := run(1_000_000, expected(1000), 1)
+		assert.Equal(t, [2]int{0, 5}, chunks[0])
+		assert.Less(t, pf.End(), 1_000_000, "a long call still goes to the pool")
+		assert.LessOrEqual(t, el, split.PrefixBudget, "within the budget, as without a pace")
+	})
+}
