@@ -18,7 +18,7 @@ func For(n int, f func(i int), opts ...Option) {
 	if n == 0 {
 		return
 	}
-	run(&c, n, &body[struct{}]{name: "par.For", leaf: func(lo, hi int) struct{} {
+	run(&c, n, &body[struct{}]{name: "par.For", key: siteKey(f), leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			f(i)
 		}
@@ -37,16 +37,17 @@ func ForRange(n int, f func(lo, hi int), opts ...Option) {
 	if n < 0 {
 		panic(fmt.Sprintf("par: ForRange: n = %d, want n >= 0", n))
 	}
-	forRange("par.ForRange", n, f, opts)
+	forRange("par.ForRange", 0, n, f, opts)
 }
 
-// forRange is ForRange under the name of the calling function.
-func forRange(name string, n int, f func(lo, hi int), opts []Option) {
+// forRange is ForRange under the name of the calling function, its site
+// named by key (see site.go; 0: f's code).
+func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option) {
 	c := configure(opts)
 	if n == 0 {
 		return
 	}
-	run(&c, n, &body[struct{}]{name: name, each: f})
+	run(&c, n, &body[struct{}]{name: name, each: f, key: key})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the

@@ -18,7 +18,7 @@ func MapIndex[S ~[]E, E, R any](s S, f func(i int, e E) R, opts ...Option) []R {
 		panic("par: MapIndex: f is nil")
 	}
 	out := make([]R, len(s))
-	forRange("par.MapIndex", len(s), func(lo, hi int) {
+	forRange("par.MapIndex", siteKey(f), len(s), func(lo, hi int) {
 		src, dst := s[lo:hi], out[lo:hi] // locals, as in Map
 		dst = dst[:len(src)]
 		for i, e := range src {
@@ -36,7 +36,7 @@ func ForEachIndex[S ~[]E, E any](s S, f func(i int, e E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEachIndex: f is nil")
 	}
-	forRange("par.ForEachIndex", len(s), func(lo, hi int) {
+	forRange("par.ForEachIndex", siteKey(f), len(s), func(lo, hi int) {
 		for i, e := range s[lo:hi] {
 			f(lo+i, e)
 		}

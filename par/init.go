@@ -50,7 +50,7 @@ func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts .
 	}
 	out := make([]R, len(s))
 	st := &states[T]{init: init}
-	forRange("par.MapInit", len(s), func(lo, hi int) {
+	forRange("par.MapInit", siteKey(f), len(s), func(lo, hi int) {
 		t := st.get()
 		src, dst := s[lo:hi], out[lo:hi] // locals, as in Map
 		dst = dst[:len(src)]
@@ -85,7 +85,7 @@ func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ..
 		panic("par: ForEachInit: f is nil")
 	}
 	st := &states[T]{init: init}
-	forRange("par.ForEachInit", len(s), func(lo, hi int) {
+	forRange("par.ForEachInit", siteKey(f), len(s), func(lo, hi int) {
 		t := st.get()
 		for _, e := range s[lo:hi] {
 			f(t, e)
@@ -116,7 +116,7 @@ func ForRangeInit[T any](n int, init func() T, f func(t T, lo, hi int), opts ...
 		panic(fmt.Sprintf("par: ForRangeInit: n = %d, want n >= 0", n))
 	}
 	st := &states[T]{init: init}
-	forRange("par.ForRangeInit", n, func(lo, hi int) {
+	forRange("par.ForRangeInit", siteKey(f), n, func(lo, hi int) {
 		t := st.get()
 		f(t, lo, hi)
 		st.put(t)

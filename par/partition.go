@@ -55,7 +55,7 @@ func Unzip[S ~[]E, E, A, B any](s S, f func(E) (A, B), opts ...Option) ([]A, []B
 		panic("par: Unzip: f is nil")
 	}
 	as, bs := make([]A, len(s)), make([]B, len(s))
-	forRange("par.Unzip", len(s), func(lo, hi int) {
+	forRange("par.Unzip", siteKey(f), len(s), func(lo, hi int) {
 		src, da, db := s[lo:hi], as[lo:hi], bs[lo:hi] // locals, as in Map
 		da, db = da[:len(src)], db[:len(src)]
 		for i, e := range src {

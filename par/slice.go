@@ -10,7 +10,7 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 		panic("par: Map: f is nil")
 	}
 	out := make([]R, len(s))
-	forRange("par.Map", len(s), func(lo, hi int) {
+	forRange("par.Map", siteKey(f), len(s), func(lo, hi int) {
 		// A loop over locals: one that writes out[lo+i] reloads the captured
 		// slices after every call of f, 25 instructions per element against
 		// 13 (go test -c ./par; go tool objdump -s 'par\.Map\[.*func1').
@@ -29,7 +29,7 @@ func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEach: f is nil")
 	}
-	forRange("par.ForEach", len(s), func(lo, hi int) {
+	forRange("par.ForEach", siteKey(f), len(s), func(lo, hi int) {
 		for _, e := range s[lo:hi] {
 			f(e)
 		}
@@ -96,6 +96,7 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	}
 	return run(&c, len(s), &body[int]{
 		name: "par.Count",
+		key:  siteKey(pred),
 		leaf: func(lo, hi int) int {
 			n := 0
 			for _, e := range s[lo:hi] {
@@ -126,6 +127,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	var t gather.Tails[E]
 	l := run(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.Filter",
+		key:  siteKey(keep),
 		leaf: func(lo, hi int) gather.Chunks[E] {
 			kept, lease := t.Take(lo)
 			for _, e := range s[lo:hi] {
