@@ -57,9 +57,15 @@ func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) i
 	return PrefixAgain(n, clock, f, opts...)
 }
 
-// PrefixAgain is Prefix keeping what the site learned before.
+// PrefixAgain is Prefix keeping what the site learned before. It begins
+// once no worker of the call's pool searches, so that the prefix is cold:
+// a new pool's workers search before they first park, which made
+// TestPrefixRunsItsPlan fail now and then.
 func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	c := configure(opts)
+	for c.searching() > 0 {
+		runtime.Gosched()
+	}
 	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it
 	return hi
 }

@@ -263,8 +263,8 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // the record of its site (the function it was given), and the next call with
 // that function sizes its first chunk by it: a short call runs in one chunk
 // and reads the clock twice. A call whose elements became a thousand times
-// dearer runs FirstLook's worth at the old pace alone and hands the rest
-// over, and the call after it starts from the new pace.
+// dearer runs what the old pace sized alone and hands the rest over, and the
+// call after it starts from the new pace.
 func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
@@ -292,7 +292,7 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 
 	cost = 40 * time.Microsecond
 	hi, _ = call(100_000, par.PrefixAgain)
-	assert.Equal(t, [][2]int{{0, int(split.FirstLook / (40 * time.Nanosecond))}}, chunks, "FirstLook at the old pace, then the pool")
+	assert.Equal(t, [][2]int{{0, int(split.PrefixBudget/8/(40*time.Nanosecond)) + 1}}, chunks, "a long call: an eighth of the budget at the old pace, then the pool")
 	assert.Less(t, hi, 100_000)
 	assert.Equal(t, 1000*cost, par.SitePace(f))
 	_, _ = call(100_000, par.PrefixAgain)

@@ -54,6 +54,7 @@ type Prefix struct {
 	start, prev time.Time // when the prefix and the last chunk began
 	el          time.Duration
 	look        time.Duration // PrefixBudget, or WarmLook once Warm
+	expect      Pace          // as told by Expect
 }
 
 // NewPrefix begins the prefix of a call of n elements, none of whose pieces
@@ -70,12 +71,17 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 // Expect sizes the first chunk, before it runs, by pace, what calls of the
 // same site measured before (the zero Pace: nothing known, the first chunk
 // stays as NewPrefix made it): FirstLook's worth at that pace, or the whole
-// call if what would be left is under a quarter of that.
+// call if what would be left is under a quarter of that, or an eighth of the
+// budget's worth if the rest then promises LongCall, which Next hands over.
 func (p *Prefix) Expect(pace Pace) {
 	if pace.N <= 0 || pace.D <= 0 || p.end >= p.n {
 		return
 	}
+	p.expect = pace
 	k := max(p.first, pace.elems(FirstLook))
+	if k8 := max(p.first, pace.elems(PrefixBudget/8)+1); p.n-k8 >= pace.elems(LongCall) {
+		k = k8 // a long call: Next hands the rest over once it has timed this much
+	}
 	end := min(p.n, k)
 	if p.n-end < max(p.first, k/4) {
 		end = p.n
@@ -84,8 +90,20 @@ func (p *Prefix) Expect(pace Pace) {
 }
 
 // Warm tells the prefix, before its first call of Next, that a worker of the
-// pool is searching (see WarmLook).
-func (p *Prefix) Warm() { p.look = WarmLook }
+// pool is searching (see WarmLook). After Expect, and before the first chunk
+// runs, it also shortens that chunk to an eighth of WarmLook at the expected
+// pace if the rest then promises twice WarmLook: the least that times the
+// pace, after which Next hands the rest over (a first chunk of FirstLook
+// kept calls of 25 to 45 µs alone twice as long as the warm rule needs).
+func (p *Prefix) Warm() {
+	p.look = WarmLook
+	if p.expect.D <= 0 || p.end >= p.n {
+		return
+	}
+	if k := max(p.first, p.expect.elems(WarmLook/8)+1); k < p.end && p.n-k >= p.expect.elems(2*WarmLook) {
+		p.end, p.last = k, k
+	}
+}
 
 // End returns where the chunks planned so far end.
 func (p *Prefix) End() int { return p.end }

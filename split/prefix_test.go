@@ -187,18 +187,23 @@ func TestWarmPrefix(t *testing.T) {
 
 // TestPrefixExpect: a prefix told the pace of its site's earlier calls runs
 // FirstLook's worth at that pace as its first chunk (the whole call when
-// little more is left), so that a short call is one chunk; a wrong pace
-// costs at most that chunk at the true pace before the prefix sees it, and
-// what follows is planned as without one. Once caught: a first chunk of one
+// little more is left), so that a short call is one chunk; a call that the
+// pace says is long runs only the eighth of the budget that Next needs to
+// hand it over, and a warm one the eighth of WarmLook. A wrong pace costs at
+// most FirstLook·5/4 at the true pace before the prefix sees it, and what
+// follows is planned as without one. Once caught: a first chunk of one
 // element grew eightfold and read the clock four or five times in calls of
 // 3 to 10 µs (W11 of go run ./bench), 0.8 of the loop's speed.
 func TestPrefixExpect(t *testing.T) {
 	expected := func(d time.Duration) split.Pace { return split.Pace{N: 1000, D: 1000 * d} }
-	minLen := 1
+	minLen, warm := 1, false
 	run := func(n int, expect split.Pace, cost time.Duration) (split.Prefix, [][2]int, time.Duration) {
 		c := fakeclock.New()
 		pf := split.NewPrefix(n, minLen, c.Read())
 		pf.Expect(expect)
+		if warm {
+			pf.Warm()
+		}
 		chunks := [][2]int{{0, pf.End()}}
 		c.Charge(0, pf.End(), fakeclock.Uniform(cost))
 		for pf.End() < n {
@@ -218,11 +223,28 @@ func TestPrefixExpect(t *testing.T) {
 		}
 	})
 	t.Run("longer calls start with FirstLook", func(t *testing.T) {
-		for _, n := range []int{156, 300, 10_000} {
+		for _, n := range []int{156, 300, 450} { // 450: 18 µs
 			pf, chunks, _ := run(n, expected(40), 40)
 			assert.Equal(t, [2]int{0, 125}, chunks[0], "n=%d", n)
-			assert.True(t, len(chunks) > 1 || pf.End() < n, "n=%d: one chunk and no rest", n)
+			assert.Equal(t, n, pf.End(), "n=%d: a cold call under the budget runs alone", n)
 		}
+	})
+	t.Run("long calls start with an eighth of the budget", func(t *testing.T) {
+		pf, chunks, _ := run(10_000, expected(40), 40) // 400 µs
+		assert.Equal(t, [][2]int{{0, 63}}, chunks)
+		assert.Equal(t, 63, pf.End(), "then the pool")
+	})
+	t.Run("warm calls", func(t *testing.T) {
+		warm = true
+		defer func() { warm = false }()
+		pf, chunks, _ := run(1000, expected(40), 40) // 40 µs
+		assert.Equal(t, [][2]int{{0, 16}}, chunks, "an eighth of WarmLook, then the pool")
+		assert.Equal(t, 16, pf.End())
+		pf, chunks, _ = run(200, expected(40), 40) // 8 µs
+		assert.Equal(t, [2]int{0, 125}, chunks[0], "a short warm call: FirstLook")
+		assert.Equal(t, 200, pf.End(), "and alone")
+		_, chunks, _ = run(100, expected(40), 40)
+		assert.Equal(t, [][2]int{{0, 100}}, chunks)
 	})
 	t.Run("the pace of 1000 elements", func(t *testing.T) {
 		_, chunks, _ := run(100_000, split.Pace{N: 1000, D: 400}, 0) // 0.4 ns an element
@@ -241,14 +263,14 @@ func TestPrefixExpect(t *testing.T) {
 		assert.Equal(t, [2]int{0, 100}, chunks[0], "a chunk is never shorter than the minimum length")
 	})
 	t.Run("elements a thousand times dearer", func(t *testing.T) {
-		pf, chunks, el := run(1_000_000, expected(1), 1000)
+		pf, chunks, el := run(80_000, expected(1), 1000) // 80 µs expected: not long
 		require.Equal(t, [][2]int{{0, 5000}}, chunks, "the first chunk, then the pool")
-		assert.Less(t, pf.End(), 1_000_000)
+		assert.Less(t, pf.End(), 80_000)
 		assert.LessOrEqual(t, el, 1000*split.FirstLook*5/4, "the worst case the doc states")
 	})
 	t.Run("elements a thousand times cheaper", func(t *testing.T) {
 		pf, chunks, el := run(1_000_000, expected(1000), 1)
-		assert.Equal(t, [2]int{0, 5}, chunks[0])
+		assert.Equal(t, [2]int{0, 3}, chunks[0])
 		assert.Less(t, pf.End(), 1_000_000, "a long call still goes to the pool")
 		assert.LessOrEqual(t, el, split.PrefixBudget, "within the budget, as without a pace")
 	})
