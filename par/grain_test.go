@@ -262,9 +262,10 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // TestPrefixLearnsItsSitesPace: a call leaves the pace its prefix measured in
 // the record of its site (the function it was given), and the next call with
 // that function sizes its first chunk by it: a short call runs in one chunk
-// and reads the clock twice. A call whose elements became a thousand times
-// dearer runs what the old pace sized alone and hands the rest over, and the
-// call after it starts from the new pace.
+// and reads the clock twice. A call whose elements became ten times dearer
+// runs its first chunk at the old pace (here the whole call, 40 µs, within
+// the bound of split.FirstLook) and unsettles the record; the call after it
+// runs blind, and the one after that starts from the new pace.
 func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
@@ -290,19 +291,23 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	assert.Equal(t, [][2]int{{0, 100}}, chunks, "one chunk")
 	assert.Equal(t, 2, reads)
 
-	cost = 40 * time.Microsecond
-	hi, _ = call(100_000, par.PrefixAgain)
-	assert.Equal(t, [][2]int{{0, int(split.PrefixBudget/8/(40*time.Nanosecond)) + 1}}, chunks, "a long call: an eighth of the budget at the old pace, then the pool")
-	assert.Less(t, hi, 100_000)
-	assert.Equal(t, 1000*cost, par.SitePace(f))
-	_, _ = call(100_000, par.PrefixAgain)
-	assert.Equal(t, [2]int{0, 1}, chunks[0], "the next call starts from the new pace")
+	cost = 400 * time.Nanosecond
+	_, _ = call(100, par.PrefixAgain)
+	assert.Equal(t, [][2]int{{0, 100}}, chunks, "sized at the old pace")
+	assert.Zero(t, par.SitePace(f), "a pace ten times the recorded one unsettles the record")
+	_, _ = call(100, par.PrefixAgain)
+	assert.Equal(t, [2]int{0, 1}, chunks[0], "an unsettled record predicts nothing")
+	assert.Greater(t, len(chunks), 2)
+	assert.Equal(t, 1000*cost, par.SitePace(f), "a call that confirms the new pace settles it")
+	_, _ = call(100, par.PrefixAgain)
+	assert.Equal(t, [2]int{0, int(split.FirstLook / cost)}, chunks[0], "FirstLook at the new pace")
 }
 
 // TestSiteRecords: the records of two sites that share a slot of the table
-// never give one the other's pace, and a pace within an eighth of the
-// recorded one leaves the record as it is (callers of one site in a stream
-// would write its cache line at every call).
+// never give one the other's pace; a pace within an eighth of the recorded
+// one leaves the record as it is (callers of one site in a stream would
+// write its cache line at every call); one more than twofold off unsettles
+// it, and the next within twofold settles it again.
 func TestSiteRecords(t *testing.T) {
 	a := uintptr(0x4a1000)
 	b := a + 32
@@ -323,7 +328,9 @@ func TestSiteRecords(t *testing.T) {
 	par.LearnSite(a, split.Pace{N: 1000, D: 5700})
 	assert.Equal(t, split.Pace{N: 1000, D: 5700}, par.SiteKeyPace(a), "beyond an eighth")
 	par.LearnSite(a, split.Pace{N: 1, D: 10 * time.Second})
-	assert.Equal(t, split.Pace{N: 1000, D: 1<<40 - 1}, par.SiteKeyPace(a), "saturated, about 1.1 s an element")
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a), "more than twofold: unsettled")
+	par.LearnSite(a, split.Pace{N: 1, D: 2 * time.Second})
+	assert.Equal(t, split.Pace{N: 1000, D: 1<<39 - 1}, par.SiteKeyPace(a), "saturated, about 0.55 s an element, and settled")
 	assert.Equal(t, split.Pace{}, par.SiteKeyPace(0), "no site")
 }
 

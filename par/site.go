@@ -17,19 +17,27 @@ import (
 // (runtime.Callers costs more than the reads it would save), so a call is
 // known by the code of the user's function: two loads, the same for every
 // call made with the same function literal or named function. Calls from
-// different places with the same function share a record, and unrelated
-// functions may collide in the table: either only makes a first chunk
-// shorter or longer than it should be, which Expect bounds.
+// different places with the same function share a record (so do pipelines
+// that end in the same terminal of par/pipe, whose closures are the
+// library's), and unrelated functions may collide in the table: either only
+// makes a first chunk shorter or longer than it should be, which Expect
+// bounds. A pace that differs from the recorded one by more than twofold
+// unsettles the record, and an unsettled record predicts nothing until a
+// call confirms its pace: calls that alternate between cheap and dear
+// elements under one key run blind, as without a record, and a site whose
+// elements became dearer pays the bound once.
 
 // siteSlots is the number of records; a power of two.
 const siteSlots = 64
 
-// The record of a site packs a tag of its key and its pace, picoseconds an
-// element, into one word, so that a reader never sees the tag of one site
-// with the pace of another.
+// The record of a site packs a tag of its key, the unsettled flag and its
+// pace, picoseconds an element, into one word, so that a reader never sees
+// the tag of one site with the pace of another.
 const (
-	paceBits = 40 // up to about 1.1 s an element
-	paceMax  = 1<<paceBits - 1
+	paceBits  = 39 // up to about 0.55 s an element
+	paceMax   = 1<<paceBits - 1
+	unsettled = 1 << paceBits
+	tagShift  = paceBits + 1
 )
 
 // sites holds the records, direct-mapped by key; any goroutine reads and
@@ -55,7 +63,7 @@ func siteOf(key uintptr) site {
 		return site{}
 	}
 	h := uint64(key) * 0x9E3779B97F4A7C15 // Fibonacci hashing: the high bits mix every bit of the address
-	return site{slot: &sites[h>>(64-6)], tag: h<<6>>paceBits | 1}
+	return site{slot: &sites[h>>(64-6)], tag: h<<6>>tagShift | 1}
 }
 
 // pace returns the pace last learned at s, or the zero Pace.
@@ -64,24 +72,31 @@ func (s site) pace() split.Pace {
 		return split.Pace{}
 	}
 	v := s.slot.Load() // a whole record, written by learn on any goroutine
-	if v>>paceBits != s.tag {
+	if v>>tagShift != s.tag || v&unsettled != 0 {
 		return split.Pace{}
 	}
 	return split.Pace{N: 1000, D: time.Duration(v & paceMax)} // picoseconds an element, as 1000 elements' nanoseconds
 }
 
-// learn records pace p at s. A record within an eighth of p is left alone, so
-// that callers of one site in a stream do not write its cache line at every
-// call.
+// learn records pace p at s: settled if s had no record or its record is
+// within twofold of p, unsettled otherwise. A settled record within an
+// eighth of p is left alone, so that callers of one site in a stream do not
+// write its cache line at every call.
 func (s site) learn(p split.Pace) {
 	if s.slot == nil || p.N <= 0 || p.D <= 0 {
 		return
 	}
 	ps := min(uint64(p.D)*1000/uint64(p.N), paceMax)
 	ps = max(ps, 1)
-	old := s.slot.Load()
-	if o := old & paceMax; old>>paceBits == s.tag && o-o/8 <= ps && ps <= o+o/8 {
-		return
+	v := ps
+	if old := s.slot.Load(); old>>tagShift == s.tag {
+		o := old & paceMax
+		if old&unsettled == 0 && o-o/8 <= ps && ps <= o+o/8 {
+			return
+		}
+		if ps > 2*o || o > 2*ps {
+			v |= unsettled
+		}
 	}
-	s.slot.Store(s.tag<<paceBits | ps) // the whole record in one word: see sites
+	s.slot.Store(s.tag<<tagShift | v) // the whole record in one word: see sites
 }
