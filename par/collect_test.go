@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
@@ -67,21 +68,21 @@ func TestCollectingShapes(t *testing.T) {
 					}
 				}
 				var got, gotNo []int
-				bytes := int(allocated(func() { got = par.Filter(in, keep, s.opts...) }))
+				bytes := int(torture.Allocated(func() { got = par.Filter(in, keep, s.opts...) }))
 				require.Equal(t, nilIfEmpty(want), nilIfEmpty(got), "Filter %s", shape)
 				require.NotNil(t, got, "Filter %s", shape)
 				require.LessOrEqual(t, bytes, collectBound(8*len(want), n, s, 256), "Filter %s", shape)
 
-				bytes = int(allocated(func() { got = par.Positions(in, keep, s.opts...) }))
+				bytes = int(torture.Allocated(func() { got = par.Positions(in, keep, s.opts...) }))
 				require.Equal(t, nilIfEmpty(want), nilIfEmpty(got), "Positions %s", shape) // in holds its indices
 				require.LessOrEqual(t, bytes, collectBound(8*len(want), n, s, 256), "Positions %s", shape)
 
-				bytes = int(allocated(func() { got, gotNo = par.Partition(in, keep, s.opts...) }))
+				bytes = int(torture.Allocated(func() { got, gotNo = par.Partition(in, keep, s.opts...) }))
 				require.Equal(t, nilIfEmpty(want), nilIfEmpty(got), "Partition %s", shape)
 				require.Equal(t, nilIfEmpty(wantNo), nilIfEmpty(gotNo), "Partition %s", shape)
 				require.LessOrEqual(t, bytes, collectBound(8*n, n, s, 512), "Partition %s", shape)
 
-				bytes = int(allocated(func() {
+				bytes = int(torture.Allocated(func() {
 					got = par.FlatMap(in, func(x int, out []int) []int {
 						if keep(x) {
 							out = append(out, x)
@@ -149,7 +150,7 @@ func TestFlatMapShapes(t *testing.T) {
 				}
 				var got []int
 				own.Store(0)
-				bytes := int(allocated(func() { got = par.FlatMap(in, f, s.opts...) })) - int(own.Load())
+				bytes := int(torture.Allocated(func() { got = par.FlatMap(in, f, s.opts...) })) - int(own.Load())
 				require.Equal(t, nilIfEmpty(want), nilIfEmpty(got))
 				require.NotNil(t, got)
 				require.LessOrEqual(t, bytes, collectBound(8*len(want), n, s, 256), "allocated %d bytes besides f's for %d elements", bytes, len(want))
@@ -178,7 +179,7 @@ func TestGroupByShapes(t *testing.T) {
 					want[key(x)] = append(want[key(x)], x)
 				}
 				var got map[int][]int
-				bytes := int(allocated(func() { got = par.GroupBy(in, key, s.opts...) }))
+				bytes := int(torture.Allocated(func() { got = par.GroupBy(in, key, s.opts...) }))
 				require.Equal(t, want, got)
 				// A map entry and a group per distinct key, and a map per piece.
 				require.LessOrEqual(t, bytes, collectBound(8*n+128*len(want), n, s, 1024), "allocated %d bytes", bytes)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
@@ -82,7 +83,7 @@ func TestFlatMapFreshArrays(t *testing.T) {
 				return out
 			}
 			var got []int
-			total := allocated(func() { got = par.FlatMap(in, fresh, opts...) })
+			total := torture.Allocated(func() { got = par.FlatMap(in, fresh, opts...) })
 			want := make([]int, 0, 2*n)
 			for _, e := range in {
 				want = append(want, e, -e)

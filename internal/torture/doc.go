@@ -3,7 +3,7 @@
 // goroutines at once, with panics injected at random places, and compare what
 // happened with a model of the same seed.
 //
-// It is imported only by _test files (internal/sched's and par's), never by
+// It is imported only by _test files (internal/sched's, par's and pipe's), never by
 // the library: it imports nothing of weft, so the import rule of docs/DESIGN.md
 // holds (nothing under internal/ imports par) and a test of any layer may use
 // it.
@@ -27,7 +27,9 @@
 //     how it ran, and Check, the rules of the fork protocol that the record
 //     must obey (no node runs twice, everything started has finished when
 //     the call returns, the panic that goes on is the one the rules choose);
-//   - spin.go: Spin and Keep, busy work the compiler cannot remove.
+//   - spin.go: Spin and Keep, busy work the compiler cannot remove;
+//   - alloc.go: Allocated, the bytes a call allocates, for the tests that
+//     bound memory (par's collecting functions, pipe's text sources).
 //
 // A failure prints the seed of its case and the master seed of the run:
 //

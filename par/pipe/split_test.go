@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/par/pipe"
 )
@@ -259,7 +259,7 @@ func TestTextCollectAllocatesTheResult(t *testing.T) {
 	} {
 		for layout, s := range map[string]string{"words": words, "long lines": long} {
 			var got []string
-			bytes := allocated(func() { got = collect(s) })
+			bytes := torture.Allocated(func() { got = collect(s) })
 			result := uint64(cap(got)) * uint64(unsafe.Sizeof(""))
 			require.LessOrEqual(t, bytes, result+result/4+64<<10, "%s of %s: %d pieces", name, layout, len(got))
 		}
@@ -283,16 +283,6 @@ func TestTextCollectAnyCut(t *testing.T) {
 		}
 		p.Close()
 	}
-}
-
-// allocated returns the bytes that f allocates, counting those of every
-// goroutine meanwhile (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // TestSplitEdges pins the position semantics on small cases, and that the
