@@ -111,8 +111,11 @@ func aggregate(path string) (stats, error) {
 	r := pipe.NewReader(f)
 	parts := pipe.ForEachInit(r.LineChunkBytes(), func() stats { return stats{} },
 		func(m stats, chunk []byte) { m.addLines(chunk) })
-	m := stats{}
-	for _, part := range parts {
+	if len(parts) == 0 { // an empty file
+		return stats{}, r.Err()
+	}
+	m := parts[0]
+	for _, part := range parts[1:] {
 		m = merge(m, part)
 	}
 	return m, r.Err()

@@ -29,6 +29,14 @@ func TestFormat(t *testing.T) {
 	require.Equal(t, "{Bulawayo=8.9/8.9/8.9, Hamburg=-0.1/15.4/34.2, Palembang=38.8/38.8/38.8, St. John's=-15.2/-15.2/-15.2}", format(got))
 }
 
+func TestEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.txt")
+	require.NoError(t, os.WriteFile(path, nil, 0o644))
+	got, err := aggregate(path)
+	require.NoError(t, err)
+	require.Equal(t, "{}", format(got))
+}
+
 func TestMalformedLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.txt")
 	require.NoError(t, os.WriteFile(path, []byte("a;1.0\nno separator\n"), 0o644))
