@@ -157,7 +157,7 @@ func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, 
 			}
 		}
 		reach = max(reach, min(n, end+1))
-		buf = append(buf, t.piece(start, end))
+		buf = append(room(buf), t.piece(start, end))
 		if pbuf != nil {
 			pbuf = append(pbuf, start)
 		}
@@ -212,9 +212,14 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 	}
 	p := Pipe[S]{n: n, open: func() feeder[S] {
 		opened()
-		buf := make([]S, 0, batch)
+		buf := make([]S, 0, firstRoom) // room grows it, and fwd keeps what it grew to
 		var sink func([]S)
-		fwd := func(_ []int, xs []S) { sink(xs) }
+		fwd := func(_ []int, xs []S) {
+			if cap(xs) > cap(buf) {
+				buf = xs[:0]
+			}
+			sink(xs)
+		}
 		return func(lo, hi int, s func([]S)) {
 			sink = s
 			feed(lo, hi, buf, nil, fwd)
@@ -231,6 +236,23 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 		p.count = &counter{count, covered}
 	}
 	return p
+}
+
+// firstRoom is the capacity of a text feeder's first batch buffer: a call
+// over a few long pieces then allocates 256 bytes, not the 4 KiB of a whole
+// batch of pieces, which was a quarter of a call over one line of 64 KiB
+// (the allocation of a buffer with pointers, and its clearing).
+const firstRoom = 16
+
+// room returns buf with room for one more piece: buf itself, or, when it is
+// full, a copy with the capacity of a whole batch.
+func room[S any](buf []S) []S {
+	if len(buf) < cap(buf) {
+		return buf
+	}
+	grown := make([]S, len(buf), batch)
+	copy(grown, buf)
+	return grown
 }
 
 // none is a start past every range: no piece is left.
@@ -359,7 +381,7 @@ func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int
 		if i-start >= gapMin {
 			t.noteGap(start, i)
 		}
-		buf = append(buf, t.piece(start, i))
+		buf = append(room(buf), t.piece(start, i))
 		if pbuf != nil {
 			pbuf = append(pbuf, start)
 		}
