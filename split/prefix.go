@@ -128,8 +128,10 @@ func (p *Prefix) Cover(e int) {
 // never past what is left of the budget (or of WarmLook, before a warm prefix
 // has timed it) at the last chunk's pace, since cost that climbs along the
 // range (W3 of `go run ./bench`) made a chunk grown eightfold run for
-// milliseconds while the pool waited. No chunk, and no rest, is shorter than
-// the minimum length.
+// milliseconds while the pool waited; in a warm prefix whose last chunk took
+// less than an eighth of WarmLook, never past that eighth at its pace, all
+// that warmRest needs. No chunk, and no rest, is shorter than the minimum
+// length.
 func (p *Prefix) Next(now time.Time) bool {
 	p.el = now.Sub(p.start)
 	d := now.Sub(p.prev)
@@ -146,6 +148,11 @@ func (p *Prefix) Next(now time.Time) bool {
 	}
 	if d > 0 {
 		k = min(k, int(int64(p.last)*int64(left)/int64(d))+1)
+		if p.look < PrefixBudget && d < p.look/8 {
+			// Warm: the next chunk is the one that times an eighth of
+			// WarmLook at this pace, which warmRest needs, and no longer.
+			k = min(k, int(int64(p.last)*int64(p.look/8)/int64(d))+1)
+		}
 	}
 	p.prev = now
 	lo := p.end

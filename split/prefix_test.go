@@ -246,6 +246,32 @@ func TestPrefixExpect(t *testing.T) {
 		_, chunks, _ = run(100, expected(40), 40)
 		assert.Equal(t, [][2]int{{0, 100}}, chunks)
 	})
+	t.Run("warm calls whose first elements are cheap", func(t *testing.T) {
+		// Once caught: W2's body costs x%100+1 steps, so the first chunk,
+		// sized at the average pace, took a fraction of an eighth of
+		// WarmLook; the next grew eightfold and handed the rest over some
+		// 3 µs late (W11 at 25 to 120 µs a call: 1.6x -> 1.3x the loop).
+		c := fakeclock.New()
+		cost := func(i int) time.Duration {
+			if i < 100 {
+				return 10
+			}
+			return 40
+		}
+		pf := split.NewPrefix(2000, 1, c.Read())
+		pf.Expect(expected(40))
+		pf.Warm()
+		c.Charge(0, pf.End(), cost)
+		for pf.End() < 2000 {
+			lo := pf.End()
+			if !pf.Next(c.Read()) {
+				break
+			}
+			c.Charge(lo, pf.End(), cost)
+		}
+		assert.Less(t, pf.End(), 2000, "the rest goes to the pool")
+		assert.LessOrEqual(t, c.Elapsed(), split.WarmLook/4, "handed over late")
+	})
 	t.Run("the pace of 1000 elements", func(t *testing.T) {
 		_, chunks, _ := run(100_000, split.Pace{N: 1000, D: 400}, 0) // 0.4 ns an element
 		assert.Equal(t, [2]int{0, 12_500}, chunks[0])
