@@ -327,6 +327,9 @@ func monotonic() time.Time { return clockBase.Add(time.Since(clockBase)) }
 // that ends where the work done has covered a stretch takes it in (b.cover,
 // split.Prefix.Cover).
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
+	if n < 2*max(1, c.minLen) {
+		return b.fold(0, n), n, pf // one chunk whatever the pace: nothing to time or learn
+	}
 	st := siteOf(b.siteKey())
 	expect := st.pace()
 	warm := expect.D == 0 && c.searching() > 0 // before the clock starts: the lookup of the default pool is not the body's time

@@ -280,7 +280,12 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 		hi = prefix(n, c.Read, f)
 		return hi, c.Reads - r0
 	}
-	hi, reads := call(100, par.Prefix)
+	hi, reads := call(1, par.Prefix)
+	require.Equal(t, 1, hi)
+	assert.Zero(t, reads, "a call of one element is one chunk whatever the pace: nothing to time")
+	assert.Zero(t, par.SitePace(f), "nor to learn")
+
+	hi, reads = call(100, par.Prefix)
 	require.Equal(t, 100, hi)
 	assert.Greater(t, len(chunks), 2, "a site with no record starts blind")
 	assert.Equal(t, len(chunks)+1, reads)
