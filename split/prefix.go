@@ -72,15 +72,21 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 // same site measured before (the zero Pace: nothing known, the first chunk
 // stays as NewPrefix made it): FirstLook's worth at that pace, or the whole
 // call if what would be left is under a quarter of that, or an eighth of the
-// budget's worth if the rest then promises LongCall, which Next hands over.
+// budget's worth and a quarter more if the rest then promises LongCall,
+// which Next hands over.
 func (p *Prefix) Expect(pace Pace) {
 	if pace.N <= 0 || pace.D <= 0 || p.end >= p.n {
 		return
 	}
 	p.expect = pace
 	k := max(p.first, pace.elems(FirstLook))
-	if k8 := max(p.first, pace.elems(PrefixBudget/8)+1); p.n-k8 >= pace.elems(LongCall) {
-		k = k8 // a long call: Next hands the rest over once it has timed this much
+	if k8 := max(p.first, pace.elems(PrefixBudget/8*5/4)+1); p.n-k8 >= pace.elems(LongCall) {
+		// A long call: Next hands the rest over once it has timed an eighth
+		// of the budget, and a quarter more keeps a pace that errs a little
+		// towards dear elements from timing just short of it (W1's body at
+		// 100 to 300 µs a call then ran a second chunk of 5 µs on about
+		// half of the calls).
+		k = k8
 	}
 	end := min(p.n, k)
 	if p.n-end < max(p.first, k/4) {
@@ -91,16 +97,17 @@ func (p *Prefix) Expect(pace Pace) {
 
 // Warm tells the prefix, before its first call of Next, that a worker of the
 // pool is searching (see WarmLook). After Expect, and before the first chunk
-// runs, it also shortens that chunk to an eighth of WarmLook at the expected
-// pace if the rest then promises twice WarmLook: the least that times the
-// pace, after which Next hands the rest over (a first chunk of FirstLook
-// kept calls of 25 to 45 µs alone twice as long as the warm rule needs).
+// runs, it also shortens that chunk to an eighth of WarmLook and a quarter
+// more (as for a long call in Expect) at the expected pace if the rest then
+// promises twice WarmLook: about the least that times the pace, after which
+// Next hands the rest over (a first chunk of FirstLook kept calls of 25 to
+// 45 µs alone twice as long as the warm rule needs).
 func (p *Prefix) Warm() {
 	p.look = WarmLook
 	if p.expect.D <= 0 || p.end >= p.n {
 		return
 	}
-	if k := max(p.first, p.expect.elems(WarmLook/8)+1); k < p.end && p.n-k >= p.expect.elems(2*WarmLook) {
+	if k := max(p.first, p.expect.elems(WarmLook/8*5/4)+1); k < p.end && p.n-k >= p.expect.elems(2*WarmLook) {
 		p.end, p.last = k, k
 	}
 }

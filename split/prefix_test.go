@@ -231,15 +231,19 @@ func TestPrefixExpect(t *testing.T) {
 	})
 	t.Run("long calls start with an eighth of the budget", func(t *testing.T) {
 		pf, chunks, _ := run(10_000, expected(40), 40) // 400 µs
-		assert.Equal(t, [][2]int{{0, 63}}, chunks)
-		assert.Equal(t, 63, pf.End(), "then the pool")
+		assert.Equal(t, [][2]int{{0, 79}}, chunks, "an eighth of the budget and a quarter more")
+		assert.Equal(t, 79, pf.End(), "then the pool")
+		_, chunks, _ = run(10_000, expected(42), 40) // a pace that errs 5% dear
+		assert.Len(t, chunks, 1, "it still times the eighth")
 	})
 	t.Run("warm calls", func(t *testing.T) {
 		warm = true
 		defer func() { warm = false }()
 		pf, chunks, _ := run(1000, expected(40), 40) // 40 µs
-		assert.Equal(t, [][2]int{{0, 16}}, chunks, "an eighth of WarmLook, then the pool")
-		assert.Equal(t, 16, pf.End())
+		assert.Equal(t, [][2]int{{0, 20}}, chunks, "an eighth of WarmLook and a quarter more, then the pool")
+		assert.Equal(t, 20, pf.End())
+		_, chunks, _ = run(1000, expected(42), 40)
+		assert.Len(t, chunks, 1, "a pace that errs 5% dear still times the eighth")
 		pf, chunks, _ = run(200, expected(40), 40) // 8 µs
 		assert.Equal(t, [2]int{0, 125}, chunks[0], "a short warm call: FirstLook")
 		assert.Equal(t, 200, pf.End(), "and alone")
@@ -296,7 +300,7 @@ func TestPrefixExpect(t *testing.T) {
 	})
 	t.Run("elements a thousand times cheaper", func(t *testing.T) {
 		pf, chunks, el := run(1_000_000, expected(1000), 1)
-		assert.Equal(t, [2]int{0, 3}, chunks[0])
+		assert.Equal(t, [2]int{0, 4}, chunks[0])
 		assert.Less(t, pf.End(), 1_000_000, "a long call still goes to the pool")
 		assert.LessOrEqual(t, el, split.PrefixBudget, "within the budget, as without a pace")
 	})
