@@ -33,22 +33,12 @@ func BenchmarkWake(b *testing.B) {
 		p.Run(func(w *sched.Worker) {
 			t0 := time.Now()
 			w.Join(
-				func(*sched.Worker) {
-					left.Store(int64(time.Since(t0)) | 1)
-					for right.Load() == 0 {
-					}
-				},
-				func(*sched.Worker) {
-					right.Store(int64(time.Since(t0)) | 1)
-					for left.Load() == 0 {
-					}
-				})
+				func(*sched.Worker) { meet(&left, &right, t0) },
+				func(*sched.Worker) { meet(&right, &left, t0) })
 		})
-		lat = append(lat, time.Duration(max(left.Load(), right.Load())))
+		lat = append(lat, bothRun(&left, &right))
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns/wake")
-	b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds()), "p90-ns/wake")
+	reportWakes(b, lat)
 }
 
 // BenchmarkWakeGoStatement is BenchmarkWake for a go statement: the time
@@ -72,16 +62,28 @@ func BenchmarkWakeGoStatement(b *testing.B) {
 		b.StartTimer()
 		var left, right atomic.Int64
 		t0 := time.Now()
-		go func() {
-			right.Store(int64(time.Since(t0)) | 1)
-			for left.Load() == 0 {
-			}
-		}()
-		left.Store(int64(time.Since(t0)) | 1)
-		for right.Load() == 0 {
-		}
-		lat = append(lat, time.Duration(max(left.Load(), right.Load())))
+		go meet(&right, &left, t0)
+		meet(&left, &right, t0)
+		lat = append(lat, bothRun(&left, &right))
 	}
+	reportWakes(b, lat)
+}
+
+// meet records in mine when it started, as time since t0 (never 0), and
+// spins until other has started too.
+func meet(mine, other *atomic.Int64, t0 time.Time) {
+	mine.Store(int64(time.Since(t0)) | 1)
+	for other.Load() == 0 {
+	}
+}
+
+// bothRun returns when the later of two sides that met started.
+func bothRun(left, right *atomic.Int64) time.Duration {
+	return time.Duration(max(left.Load(), right.Load()))
+}
+
+// reportWakes reports the median and the 90th percentile of lat.
+func reportWakes(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns/wake")
 	b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds()), "p90-ns/wake")
