@@ -153,7 +153,7 @@
 // plus one, a few per participant however long the call runs
 // (TestFoldAccumulatorsPerParticipant).
 //
-// A call costs about 120 ns more than the plain loop when it ends within its
+// A call costs about 110 ns more than the plain loop when it ends within its
 // timed prefix (BenchmarkSmallCall, one element: its record and any closure
 // it builds around f); a call of more elements also reads the clock, twice
 // once its function's pace is known (about 35 ns a read: BenchmarkClock), and

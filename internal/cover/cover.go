@@ -15,5 +15,7 @@ type Func func(pos int) int
 
 // Option returns the par.Option (as any: this package cannot import par)
 // that gives a call f. Set by package par's init. The result is boxed (an
-// allocation): package pipe makes a text source's once, with the source.
+// allocation): package pipe makes a text source's once, with the source,
+// and the options of Collect's two counted calls once for the package and
+// once a call (the second composes the source's).
 var Option func(f Func) any

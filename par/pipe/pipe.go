@@ -81,8 +81,8 @@ type Pipe[T any] struct {
 	// each builds a new Pipe.
 	add any
 	// cover, unless zero, is the option that tells a terminal's call how far
-	// the work done covers from a position (internal/cover): set by the
-	// text sources over a string (a long piece read once), kept by the stages
+	// the work done covers from a position (internal/cover): set by Split,
+	// Lines and Fields (a long piece read once), kept by the stages
 	// whose positions are their input's (Map, Filter, Inspect, FlatMap and
 	// the index stages), dropped by the views (Take, Skip, TakeWhile, ...).
 	cover par.Option

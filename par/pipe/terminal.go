@@ -106,9 +106,7 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 		for b := blockAfter(lo); b < blockAfter(hi); b++ {
 			at[b+1] = c.count(b*countBlock, min(p.n, (b+1)*countBlock))
 		}
-	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int { // not the text's gaps: a count reads every byte
-		return blockAfter(pos) * countBlock
-	}).(par.Option))...)
+	}, append(opts[:len(opts):len(opts)], countCover)...)
 	for b := range blocks {
 		at[b+1] += at[b]
 	}
@@ -120,7 +118,7 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 		if a, b := blockAfter(lo), blockAfter(hi); a < b {
 			ls.run(a*countBlock, min(p.n, b*countBlock), at[a])
 		}
-	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int {
+	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int { // made here, not with the pipe: only this path pays its allocations
 		if c.covered != nil {
 			pos = c.covered(pos)
 		}
@@ -128,6 +126,11 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 	}).(par.Option))...)
 	return out
 }
+
+// countCover is the cover option of collectCounted's first call: a piece has
+// counted to the end of its last block. Not the text's gaps: a count reads
+// every byte.
+var countCover = cover.Option(func(pos int) int { return blockAfter(pos) * countBlock }).(par.Option)
 
 // blockAfter returns the first block of collectCounted that starts at or
 // after pos.
