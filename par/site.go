@@ -27,8 +27,11 @@ import (
 // elements under one key run blind, as without a record, and a site whose
 // elements became dearer pays the bound once.
 
-// siteSlots is the number of records; a power of two.
-const siteSlots = 64
+// siteSlots is the number of records, 1<<siteBits.
+const (
+	siteBits  = 6
+	siteSlots = 1 << siteBits
+)
 
 // The record of a site packs a tag of its key, the unsettled flag and its
 // pace, picoseconds an element, into one word, so that a reader never sees
@@ -63,7 +66,7 @@ func siteOf(key uintptr) site {
 		return site{}
 	}
 	h := uint64(key) * 0x9E3779B97F4A7C15 // Fibonacci hashing: the high bits mix every bit of the address
-	return site{slot: &sites[h>>(64-6)], tag: h<<6>>tagShift | 1}
+	return site{slot: &sites[h>>(64-siteBits)], tag: h<<siteBits>>tagShift | 1}
 }
 
 // pace returns the pace last learned at s, or the zero Pace.

@@ -240,8 +240,9 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 
 // firstRoom is the capacity of a text feeder's first batch buffer: a call
 // over a few long pieces then allocates 256 bytes, not the 4 KiB of a whole
-// batch of pieces, which was a quarter of a call over one line of 64 KiB
-// (the allocation of a buffer with pointers, and its clearing).
+// batch of pieces, a buffer with pointers to set up and clear (Lines over one
+// line of 64 KiB collected in 6.7 µs with it, 3.7 µs without: go test
+// -bench 'TextSources/n=65536/Lines/one-field' ./par/pipe).
 const firstRoom = 16
 
 // room returns buf with room for one more piece: buf itself, or, when it is

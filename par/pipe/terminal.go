@@ -66,7 +66,9 @@ const countBlock = 4096
 // denseSpan is the longest average span of positions per item for which
 // Collect counts the items first: the count reads every byte once more,
 // which costs more than the concatenation saves when the items are few (a
-// text of long lines, or one line: the count doubled Collect's time there).
+// text of long lines, or one line: Lines over one line of 4 MiB collected in
+// 2.4 times the standard call's time with the count, 1.1 without, go test
+// -bench 'TextSources/n=4194304/Lines/one-line' ./par/pipe).
 const denseSpan = 512
 
 // dense reports whether the items of a pipe of n positions that count
