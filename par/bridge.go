@@ -161,7 +161,7 @@ func reduce[R any](w *sched.Worker, lo, hi int, sp split.Splitter, stolen bool, 
 		w.RanInline()
 		right = reduce(w, mid, hi, sp, false, b)
 	} else {
-		left, right = forkRange(w, lo, mid, hi, sp, b, false)
+		left, right = forkRange(w, lo, mid, hi, sp, b)
 	}
 	if b.combine == nil || b.failed.Load() { // after a panic the result is dropped anyway
 		return left
@@ -219,7 +219,7 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 		step = sp.NextStep(step, el, hi-cur)
 		t = now
 		if sp.CanHalve(hi-cur) && w.Hungry() && w.Len() == 0 {
-			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b, true)
+			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b)
 			return b.join(b.join(acc, left), right)
 		}
 		var next int
@@ -238,26 +238,22 @@ func descend[R any](w *sched.Worker, lo, hi, step int, sp split.Splitter, b *bod
 	}
 	mid := split.Cut(lo, hi)
 	if sp.CanHalve(hi-lo) && w.Hungry() && w.Len() == 0 {
-		return b.join(forkRange(w, lo, mid, hi, sp, b, true))
+		return b.join(forkRange(w, lo, mid, hi, sp, b))
 	}
 	left := descend(w, lo, mid, step, sp, b)
 	return b.join(left, descend(w, mid, hi, step, sp, b))
 }
 
 // forkRange reduces [lo, mid) and [mid, hi) with the second piece stealable,
-// and returns both results. hungry says the cut answers a participant with
-// nothing to do (see leaf), which may be the call's own caller, parked while
-// it waits: it is woken to look.
-func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R], hungry bool) (left, right R) {
+// and returns both results. The push wakes the call's own caller if it is
+// parked while it waits (sched.Worker.Push).
+func forkRange[R any](w *sched.Worker, lo, mid, hi int, sp split.Splitter, b *body[R]) (left, right R) {
 	j := sched.Take[rangeJob[R]](w)
 	j.lo, j.hi, j.sp, j.b = mid, hi, sp, b
 	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
 		j.Init(w, runRangeJob[R])
 	}
 	w.Begin(&j.Job)
-	if hungry {
-		w.WakeCaller()
-	}
 	defer func() {
 		w.Done(&j.Job)
 		var zero R

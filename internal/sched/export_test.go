@@ -2,9 +2,10 @@ package sched
 
 import "unsafe"
 
-// SetParkHook installs f to run in every park between the asleep mark and
-// the recheck; nil removes it.
-func SetParkHook(f func(w *Worker)) {
+// SetParkHook installs f to run in every park just before the asleep mark
+// (marked false) and between the mark and the recheck (marked true); nil
+// removes it.
+func SetParkHook(f func(w *Worker, marked bool)) {
 	if f == nil {
 		parkHook.Store(nil)
 		return

@@ -15,7 +15,7 @@ import "time"
 
 // seatBits is how many low bits of a call's id hold its seat's place in the
 // table, plus one (0: not recorded), so that a running leaf can find the seat
-// of its call and wake it (WakeCaller). Seats beyond it keep 0 there.
+// of its call and wake it (wakeCaller). Seats beyond it keep 0 there.
 const seatBits = 24
 
 // callID returns a fresh id for a call made on seat w. Owner of w only.
@@ -36,12 +36,11 @@ func (w *Worker) Hungry() bool {
 	return p.idle.Load() != 0 || p.waiting.Load() != 0 // both change only on the way into or out of idleness
 }
 
-// WakeCaller unparks the seat of the call w is working on, if it is parked,
-// after w has pushed a job of that call: a seat that waits parks until the job
-// it waits for is done, and would not see the new one otherwise. A seat that
-// has moved on to another call wakes, finds nothing of its call, and parks
-// again. Owner only.
-func (w *Worker) WakeCaller() {
+// wakeCaller unparks the seat of the call w is working on, if it is parked,
+// after w has pushed a job of that call (see Push). A seat that has moved on
+// to another call wakes, finds nothing of its call, and parks again. Owner
+// only.
+func (w *Worker) wakeCaller() {
 	k := int(w.call&(1<<seatBits-1)) - 1
 	if k < 0 {
 		return

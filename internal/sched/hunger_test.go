@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -39,11 +40,10 @@ func TestHungryWhileAWorkerIdles(t *testing.T) {
 }
 
 // A caller whose fork was stolen and which has nothing left to run counts as
-// hungry while it waits, and WakeCaller wakes it when its thief pushes a job
-// of its call: the thief below waits for that job to run elsewhere, so
-// without the wake-up the seat would sleep until the thief's task ended, which
-// never happens.
-func TestWakeCallerWakesAParkedSeat(t *testing.T) {
+// hungry while it waits, and its thief's push of a job of its call wakes it:
+// the thief below waits for that job to run elsewhere, so without the wake-up
+// the seat would sleep until the thief's task ended, which never happens.
+func TestPushWakesAParkedSeat(t *testing.T) {
 	p := sched.New(1)
 	defer p.Close()
 	p.Run(func(seat *sched.Worker) {
@@ -60,7 +60,6 @@ func TestWakeCallerWakesAParkedSeat(t *testing.T) {
 				w.Join(
 					func(w *sched.Worker) {
 						pushed.Store(true)
-						w.WakeCaller()
 						within(t, "the seat running the pushed half", ran.Load)
 					},
 					func(x *sched.Worker) {
@@ -73,4 +72,56 @@ func TestWakeCallerWakesAParkedSeat(t *testing.T) {
 		require.True(t, pushed.Load())
 	})
 	require.Equal(t, 0, p.Waiting(), "a caller that returned waits no more")
+}
+
+// TestLostWakeupOfASeat: the thief pushes a job of the call as the seat
+// parks, just before its asleep mark (even rounds) or between the mark and its
+// last look (odd rounds), and then waits for the job to run elsewhere. Either
+// the look takes the job or the push sees the mark; the seat must run it,
+// never sleep on.
+func TestLostWakeupOfASeat(t *testing.T) {
+	p := sched.New(1)
+	defer p.Close()
+	var seat atomic.Pointer[sched.Worker]
+	var armed atomic.Bool
+	var afterMark bool
+	var inWindow, pushed chan struct{}
+	sched.SetParkHook(func(w *sched.Worker, marked bool) {
+		if w == seat.Load() && marked == afterMark && armed.CompareAndSwap(true, false) {
+			close(inWindow)
+			<-pushed
+		}
+	})
+	defer sched.SetParkHook(nil)
+	for i := range scale(200, 30) {
+		afterMark = i%2 == 1
+		inWindow, pushed = make(chan struct{}), make(chan struct{})
+		var ran atomic.Bool
+		p.Run(func(s *sched.Worker) {
+			seat.Store(s)
+			var stolen atomic.Bool
+			s.Join(
+				func(*sched.Worker) {
+					within(t, "the thief taking b", stolen.Load)
+					armed.Store(true) // the seat's next park is its wait for b
+				},
+				func(w *sched.Worker) {
+					stolen.Store(true)
+					<-inWindow
+					w.Join(
+						func(*sched.Worker) {
+							close(pushed) // after the push
+							within(t, fmt.Sprintf("round %d: the seat running the job pushed as it parked", i), ran.Load)
+						},
+						func(x *sched.Worker) {
+							require.Same(t, s, x)
+							ran.Store(true)
+						},
+					)
+				},
+			)
+		})
+		seat.Store(nil)
+		require.True(t, ran.Load())
+	}
 }

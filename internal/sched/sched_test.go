@@ -234,8 +234,8 @@ func TestLostWakeup(t *testing.T) {
 	var p *sched.Pool
 	var armed atomic.Bool
 	pushed := make(chan *sched.Task, 1)
-	sched.SetParkHook(func(w *sched.Worker) {
-		if w.IsPool() && armed.CompareAndSwap(true, false) {
+	sched.SetParkHook(func(w *sched.Worker, marked bool) {
+		if marked && w.IsPool() && armed.CompareAndSwap(true, false) {
 			done := make(chan struct{})
 			go func() {
 				pushed <- p.Spawn(func(*sched.Worker) {})

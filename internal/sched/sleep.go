@@ -22,15 +22,16 @@ const (
 	wakeLatch
 	// wakeClose: the pool is closing.
 	wakeClose
-	// wakeLook: a job of the seat's call was pushed (see WakeCaller).
+	// wakeLook: a job of the seat's call was pushed (see Push).
 	wakeLook
 )
 
 const sleeperOne = 1 << 32
 
-// parkHook, when set by a test, runs between marking a worker asleep and its
-// last look for work: the narrowest window for a lost wake-up.
-var parkHook atomic.Pointer[func(w *Worker)]
+// parkHook, when set by a test, runs just before a worker marks itself asleep
+// (marked false) and between the mark and its last look for work (marked
+// true): the two windows where a wake-up could be lost.
+var parkHook atomic.Pointer[func(w *Worker, marked bool)]
 
 // park marks w asleep, gives recheck a last look, and blocks until unparked.
 // recheck must look at everything whose change comes with an unpark of w (new
@@ -39,13 +40,17 @@ var parkHook atomic.Pointer[func(w *Worker)]
 // unparks w. Owner only.
 func (w *Worker) park(recheck func() bool) wakeReason {
 	p := w.pool
+	h := parkHook.Load() // tests only
+	if h != nil {
+		(*h)(w, false)
+	}
 	w.asleep.Store(true) // before recheck: the other half of every unpark's load
 	if w.isPool {
 		p.idle.Add(sleeperOne) // before recheck, so a pusher that misses our recheck sees us
 		w.local.parks++
 	}
-	if h := parkHook.Load(); h != nil { // tests only
-		(*h)(w)
+	if h != nil {
+		(*h)(w, true)
 	}
 	if recheck() || (w.isPool && p.exiting()) {
 		if w.asleep.CompareAndSwap(true, false) { // nobody unparked us: take the mark back

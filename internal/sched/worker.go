@@ -99,10 +99,22 @@ func (w *Worker) random() uint64 {
 // saved nothing measurable on fib(30) with a fork at every level, and a task
 // held private behind a long-running first half stays out of reach of a
 // worker that turns idle meanwhile.
+//
+// A pool worker's push also wakes the seat of the job's call if that seat is
+// parked in Wait: the seat waits for one job to finish, and would not see the
+// new one, which the call may need it to run (a task that waits for another,
+// or a leaf that forked because the seat was hungry). The seat counts itself
+// in Pool.waiting before it marks itself asleep and looks again after the
+// mark (see Wait), so a push that loads waiting after storing the job either
+// sees the count and the mark, or is seen by that last look.
 func (w *Worker) Push(j *Job) {
 	j.SetCall(w.call)
 	w.dq.Push(j)
-	w.pool.notify()
+	p := w.pool
+	p.notify()
+	if w.isPool && p.waiting.Load() != 0 { // after the push's store of bottom (see above)
+		w.wakeCaller()
+	}
 }
 
 // Call returns the top-level call w is working on. Owner only.
@@ -271,9 +283,14 @@ func (w *Worker) Wait(j *Job) {
 		}
 		w.beginBusy()
 	}()
+	var found *Job // taken by the last look before parking
 	for {
 		for r := 0; r < searchRounds; r++ {
-			x := w.Pop()
+			x := found
+			found = nil
+			if x == nil {
+				x = w.Pop()
+			}
 			if x == nil {
 				if w.isPool {
 					x = w.stealAny()
@@ -310,7 +327,16 @@ func (w *Worker) Wait(j *Job) {
 		}
 		w.publish()
 		reason := w.park(func() bool {
-			return j.done.Load() || (w.isPool && p.hasWork())
+			switch {
+			case j.done.Load():
+				return true
+			case w.isPool:
+				return p.hasWork()
+			}
+			// A seat steals: a job of its call pushed before this look
+			// and after a pool worker's load of our mark is here (see Push).
+			found = w.stealOwn()
+			return found != nil
 		})
 		if reason == wakeWork && w.isPool {
 			searching = true // counted by the waker
