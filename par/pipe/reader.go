@@ -53,7 +53,15 @@ type Reader struct {
 
 	mu  sync.Mutex
 	err error // guarded by mu: the first read error
+
+	// blocks holds the *block of LineChunkBytes' windows between their
+	// pieces, so that the pieces of a call, however many, share about one
+	// block per goroutine (see window.drop).
+	blocks sync.Pool
 }
+
+// block is the reused memory of a window of LineChunkBytes.
+type block struct{ b []byte }
 
 // NewReader returns the Reader of the text of r. The text is r's bytes from
 // offset 0 to the end:
@@ -238,7 +246,7 @@ type window struct {
 	// reuse: the next read may overwrite the block of str unless pending,
 	// which says that a piece of the block is in a batch not yet handed on.
 	reuse, pending bool
-	block          []byte // with reuse: the memory under str
+	block          *block // with reuse: the memory under str, or nil
 	// tx is the text that the in-memory feeders of split.go cut: the bytes
 	// of the window that a piece of the range needs (see feedSpan).
 	tx text[string]
@@ -250,8 +258,15 @@ type window struct {
 }
 
 // drop lets the window's block go once a piece is done, so that an idle
-// feeder keeps no block alive.
-func (w *window) drop() { w.base, w.str, w.pending = 0, "", false }
+// feeder keeps no block alive. A reused block goes back to the Reader for
+// the next piece of any feeder: every batch made from it has been handed on.
+func (w *window) drop() {
+	w.base, w.str, w.pending = 0, "", false
+	if w.block != nil {
+		w.t.blocks.Put(w.block)
+		w.block = nil
+	}
+}
 
 // begin starts a piece [lo, hi) of the range, and reports whether it reads
 // anything: not after a ReadAt failed. A text read whole is complete as far
@@ -274,13 +289,22 @@ func (w *window) load(from, least int) bool {
 		return true
 	}
 	var b []byte
-	if w.reuse && !w.pending && cap(w.block) >= size {
-		b = w.block[:size]
+	if w.reuse {
+		if w.block == nil {
+			if k, ok := w.t.blocks.Get().(*block); ok {
+				w.block = k
+			}
+		}
+		if w.block != nil && !w.pending && cap(w.block.b) >= size {
+			b = w.block.b[:size]
+		} else {
+			// Room for a whole batch of chunks, so that the next loads fit.
+			// A block still pending stays with the batch that holds it.
+			b = make([]byte, size, max(size, chunkBatch*lineChunk+readSlack))
+			w.block = &block{b}
+		}
 	} else {
 		b = make([]byte, size)
-		if w.reuse {
-			w.block = b
-		}
 	}
 	k, err := w.t.r.ReadAt(b, int64(from))
 	if k < size {
@@ -420,7 +444,7 @@ func fieldEnd(s string) int {
 // chunks at the positions [lo, hi), each made by piece from the window.
 func feedReaderChunks[T any](w *window, piece func(w *window, i, j int) T, lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) {
 	n := w.t.size
-	ok := w.begin(min(hi*lineChunk, n))
+	ok := w.begin(min(chunkBatchEnd(lo, hi)*lineChunk, n))
 	start := min(lo*lineChunk, n)
 	if ok && start > 0 && start < n {
 		if j := w.index(start-1, n, '\n'); j >= 0 {
@@ -430,7 +454,8 @@ func feedReaderChunks[T any](w *window, piece func(w *window, i, j int) T, lo, h
 		}
 	}
 	for lo < hi {
-		next := batchEnd(lo, hi)
+		next := chunkBatchEnd(lo, hi)
+		w.hi = min(next*lineChunk, n) // how far the window reads ahead
 		buf = buf[:0]
 		if pbuf != nil {
 			pbuf = pbuf[:0]
@@ -455,6 +480,16 @@ func feedReaderChunks[T any](w *window, piece func(w *window, i, j int) T, lo, h
 		lo = next
 	}
 }
+
+// chunkBatch is how many of a Reader's line chunks a feeder hands on at once,
+// and so how far ahead its window reads: 128 KiB. A batch of the pipe's size
+// (batch) would read 2 MiB ahead, and LineChunkBytes would keep a block of
+// that size for each feeder; 16 chunks of 8 KiB are work enough to pay for
+// their batch.
+const chunkBatch = 16
+
+// chunkBatchEnd is batchEnd for batches of chunkBatch chunks.
+func chunkBatchEnd(lo, hi int) int { return min(hi, lo+chunkBatch-lo%chunkBatch) }
 
 // pieceBytes returns the text's bytes [i, j), which the window holds, as a
 // slice of its block with the capacity clipped.

@@ -179,7 +179,8 @@ func TestReaderReadsInPieces(t *testing.T) {
 }
 
 // TestLineChunkBytesReuses: LineChunkBytes reads into a buffer per
-// goroutine, so a call over a text allocates far less than the text.
+// goroutine, so a call over a text allocates far less than the text, however
+// many pieces the schedule cuts it into.
 func TestLineChunkBytesReuses(t *testing.T) {
 	text := strings.Repeat("station;-12.3\n", 200_000) // 2.8 MB
 	r := pipe.NewReader(strings.NewReader(text))
@@ -189,6 +190,9 @@ func TestLineChunkBytesReuses(t *testing.T) {
 			func(a, b int) int { return a + b })
 	}
 	require.Equal(t, 200_000, lines())
+	if underRace {
+		return // the race detector's sync.Pool drops a quarter of what it is given
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	require.Equal(t, 200_000, lines())
