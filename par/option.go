@@ -39,6 +39,14 @@ const (
 
 func init() {
 	cover.Option = func(f cover.Func) any { return Option{kind: optCovered, covered: &f} }
+	cover.Fixed = func(opts any) bool {
+		for _, o := range opts.([]Option) {
+			if o.kind == optGrain {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // OnPool directs a call at p instead of the default pool. It panics if p is

@@ -33,7 +33,7 @@ const lineChunk = 8 << 10
 // position whose bytes are all inside a longer line holds no chunk.
 func LineChunks[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(chunksOf(len(s)), nil, nil, nil, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(chunksOf(len(s)), nil, nil, aloneSizes{}, nil, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedLineChunks(t, lo, hi, buf, pbuf, sink)
 	})
 }

@@ -80,34 +80,55 @@ type Pipe[T any] struct {
 	// open: set by Zip alone, and dropped by every stage after it, since
 	// each builds a new Pipe.
 	add any
-	// cover, unless zero, is the option that tells a terminal's call how far
-	// the work done covers from a position (internal/cover): set by Split,
+	// cover, unless nil, tells a terminal's call how far the work done
+	// covers from a position (internal/cover): set by Split,
 	// Lines and Fields (a long piece read once), kept by the stages
 	// whose positions are their input's (Map, Filter, Inspect, FlatMap and
 	// the index stages), dropped by the views (Take, Skip, TakeWhile, ...).
-	cover par.Option
+	cover cover.Func
 	// count, if not nil, is what a text source knows beyond its feeder: set
 	// by the text sources, and dropped by every stage, since each builds a
 	// new Pipe. Count and Collect use it (collectCounted).
-	count *counter
+	count *counter[T]
 }
 
 // counter is what a text source with no stage knows beyond its feeder.
-type counter struct {
+type counter[T any] struct {
 	// count counts the items of the positions [lo, hi) without making them
 	// (a byte count finds the pieces of Split and Lines).
 	count func(lo, hi int) int
 	// covered is the function of the pipe's cover option, nil if none.
 	covered cover.Func
+	// alone is how long a text Collect runs alone (collectAlone).
+	alone aloneSizes
+	// opened and feed are the source's (see textPipe), for all.
+	opened func()
+	feed   func(lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) int
 }
+
+// all appends the pieces of the text of n positions to out, on the calling
+// goroutine, through a batch buffer as long as the room out has for them
+// (up to a batch), so that the buffer grows no more than out does.
+func (c *counter[T]) all(n int, out []T) []T {
+	c.opened()
+	c.feed(0, n, make([]T, 0, min(batch, max(firstRoom, cap(out)-len(out)))), nil, func(_ []int, xs []T) { out = append(out, xs...) })
+	return out
+}
+
+// aloneSizes are the longest texts of a source that Collect runs on the
+// calling goroutine: of short pieces (dense), and of long ones. A call that
+// short would end before a worker woke to help it.
+type aloneSizes struct{ sparse, dense int }
 
 // with returns opts for a terminal's call over p's positions: with p.cover
 // when p has it.
 func (p Pipe[T]) with(opts []par.Option) []par.Option {
-	if p.cover == (par.Option{}) {
+	if p.cover == nil {
 		return opts
 	}
-	return append(opts[:len(opts):len(opts)], p.cover)
+	// Made at the call, not with the pipe: an option is boxed, and a pipe
+	// made for one call that Collect runs alone needs none.
+	return append(opts[:len(opts):len(opts)], cover.Option(p.cover).(par.Option))
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in
@@ -274,4 +295,12 @@ func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
 			return pos, xs
 		}
 	})
+}
+
+// for returns the longest text to run alone, dense or not.
+func (a aloneSizes) longest(dense bool) int {
+	if dense {
+		return a.dense
+	}
+	return a.sparse
 }

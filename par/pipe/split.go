@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/weftgo/weft/internal/cover"
-	"github.com/weftgo/weft/par"
 )
 
 // The sources that cut a text into pieces (Split, Lines, Fields) find the
@@ -206,7 +205,7 @@ var byteStrings = func() string {
 // terminals' calls (nil: none), and count, which counts the pieces that
 // start in a range (nil: none). opened, if not nil, is called as each of
 // its feeders is opened (text.opened).
-func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, opened func(), feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
+func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, alone aloneSizes, opened func(), feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
 	if opened == nil {
 		opened = func() {}
 	}
@@ -229,14 +228,26 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 		buf, pbuf := make([]S, 0, batch), make([]int, 0, batch)
 		return func(lo, hi int, sink func([]int, []S)) { feed(lo, hi, buf, pbuf, sink) }
 	}}
-	if covered != nil {
-		p.cover = cover.Option(covered).(par.Option) // once per pipe: the option is boxed
-	}
+	p.cover = covered
 	if count != nil {
-		p.count = &counter{count, covered}
+		p.count = &counter[S]{count: count, covered: covered, alone: alone, opened: opened, feed: feed}
 	}
 	return p
 }
+
+// sepAlone and fieldsAlone are the longest texts that Collect of Split or
+// Lines, and of Fields, runs on the calling goroutine alone (see
+// aloneSizes). Below them the pool's Collect was no faster, on two cores
+// (WEFT_TEXT_SIZES=16384,32768,65536,131072,1048576 go test -bench
+// 'TextSources/.*/.*/.*/collect' ./par/pipe): its two calls over short
+// pieces each end about when a worker wakes, and over long pieces its
+// fixed cost is the standard call's own.
+// Fields reads a table a byte, where the others search with vector
+// instructions, so the pool pays for itself sooner.
+var (
+	sepAlone    = aloneSizes{sparse: 1 << 20, dense: 256 << 10}
+	fieldsAlone = aloneSizes{sparse: 32 << 10, dense: 16 << 10}
+)
 
 // firstRoom is the capacity of a text feeder's first batch buffer: a call
 // over a few long pieces then allocates 256 bytes, not the 4 KiB of a whole
@@ -279,7 +290,7 @@ const none = int(^uint(0) >> 1)
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, sepAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -299,7 +310,7 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, sepAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
 	})
 }
@@ -322,7 +333,7 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // their separator with the vector instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
-	return textPipe(len(s), t.covered(), t.countFields, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return textPipe(len(s), t.covered(), t.countFields, fieldsAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
 		return feedFields(t, lo, hi, buf, pbuf, sink)
 	})
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,8 +32,21 @@ import (
 
 var textSink []string
 
-// textBenchSizes are the texts' lengths in bytes.
+// textBenchSizes are the texts' lengths in bytes: 64 KiB and 4 MiB, or
+// those that WEFT_TEXT_SIZES lists (WEFT_TEXT_SIZES=16384,1048576), as the
+// thresholds of Collect alone on the caller were measured.
 func textBenchSizes() []int {
+	if e := os.Getenv("WEFT_TEXT_SIZES"); e != "" {
+		var ns []int
+		for _, f := range strings.Split(e, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 0 {
+				panic(fmt.Sprintf("WEFT_TEXT_SIZES: %q is not a length in bytes", f))
+			}
+			ns = append(ns, n)
+		}
+		return ns
+	}
 	if testing.Short() {
 		return []int{64 << 10}
 	}

@@ -285,6 +285,28 @@ func TestTextCollectAnyCut(t *testing.T) {
 	}
 }
 
+// TestTextCollectAlone: a text source with no stage that is too short to be
+// worth waking a worker for is collected on the calling goroutine, with a
+// handful of allocations (its buffers and the result) where a call on the
+// pool makes some thirty, and gives the same pieces. A grain still cuts it
+// as asked (TestTextCollectAnyCut).
+func TestTextCollectAlone(t *testing.T) {
+	for layout, s := range map[string]string{"words": randText(8<<10, 5, alphabets[1]), "one piece": strings.Repeat("x", 8<<10)} {
+		for name, c := range map[string]struct {
+			p    pipe.Pipe[string]
+			want []string
+		}{
+			"Split":  {pipe.Split(s, ','), strings.Split(s, ",")},
+			"Lines":  {pipe.Lines(s), linesOracle(s)},
+			"Fields": {pipe.Fields(s), fieldsOracle(s)},
+		} {
+			require.Equal(t, c.want, c.p.Collect(), "%s of %s", name, layout)
+			allocs := testing.AllocsPerRun(20, func() { c.p.Collect() })
+			require.LessOrEqual(t, allocs, 6.0, "%s of %s: allocations a call", name, layout)
+		}
+	}
+}
+
 // TestSplitEdges pins the position semantics on small cases, and that the
 // pieces share the memory of the input.
 func TestSplitEdges(t *testing.T) {

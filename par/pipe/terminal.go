@@ -16,8 +16,14 @@ import (
 // and these slices are concatenated, as par.Filter does. A text source with
 // no stage counts its pieces first when they are short (collectCounted).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
-	if p.count != nil && dense(p.n, p.count.count) {
-		return collectCounted(p, opts)
+	if c := p.count; c != nil {
+		d := dense(p.n, c.count)
+		if p.n <= c.alone.longest(d) && (len(opts) == 0 || !cover.Fixed(opts)) {
+			return collectAlone(p, opts, d)
+		}
+		if d {
+			return collectCounted(p, opts)
+		}
 	}
 	if p.oneToOne {
 		out := make([]T, p.n)
@@ -71,17 +77,24 @@ const countBlock = 4096
 // -bench 'TextSources/n=4194304/Lines/one-line' ./par/pipe).
 const denseSpan = 512
 
+// denseSample is how many positions each of dense's three samples counts:
+// a small text is counted nearly whole by them, and a count reads a byte
+// more slowly than the search that finds a piece (a single long piece of
+// 16 KiB collected in 1.2 µs with samples of 4,096, against the standard
+// call's 0.2 µs).
+const denseSample = 1024
+
 // dense reports whether the items of a pipe of n positions that count
 // counts hold denseSpan positions or fewer on average, judged by three
-// blocks: at the start, the middle and the end of the range.
+// samples: at the start, the middle and the end of the range.
 func dense(n int, count func(lo, hi int) int) bool {
 	if n == 0 {
 		return false
 	}
 	seen, span := 0, 0
-	for _, at := range [3]int{0, n / 2, n - countBlock} {
-		lo := max(0, min(at, n-countBlock))
-		hi := min(n, lo+countBlock)
+	for _, at := range [3]int{0, n / 2, n - denseSample} {
+		lo := max(0, min(at, n-denseSample))
+		hi := min(n, lo+denseSample)
 		seen += count(lo, hi)
 		span += hi - lo
 	}
@@ -126,6 +139,22 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 		}
 		return blockAfter(pos) * countBlock
 	}).(par.Option))...)
+	return out
+}
+
+// collectAlone is Collect for a text source with no stage, on the calling
+// goroutine. Where the pieces are short (dense), it counts them, makes the
+// result at its length, and fills it, as the standard library's Split and
+// Fields do; otherwise it appends them.
+func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool) []T {
+	checkOpts(opts)
+	var out []T
+	if dense {
+		out = make([]T, 0, p.count.count(0, p.n))
+	}
+	if out = p.count.all(p.n, out); out == nil {
+		out = []T{}
+	}
 	return out
 }
 
