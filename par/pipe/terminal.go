@@ -14,7 +14,9 @@ import (
 // among the stages, each piece writes its items in place; with one, the
 // pieces that a participant runs one after the other append to one slice,
 // and these slices are concatenated, as par.Filter does. A text source with
-// no stage counts its pieces first when they are short (collectCounted).
+// no stage counts its pieces first when they are short (collectCounted), and
+// a short text, too short for a worker to help before it ends, is collected
+// on the calling goroutine unless the options fix a grain (collectAlone).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	if c := p.count; c != nil {
 		d := dense(p.n, c.count)
