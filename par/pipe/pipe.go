@@ -46,11 +46,14 @@ import (
 const batch = 256
 
 // batchEnd returns where the run of source positions that holds lo ends: at
-// the next multiple of batch, or at hi if that comes first (see feeder). It
-// adds to lo only what fits before hi, so a range that ends at math.MaxInt
-// does not wrap around.
-func batchEnd(lo, hi int) int {
-	if r := batch - lo%batch; hi-lo > r {
+// the next multiple of batch, or at hi if that comes first (see feeder).
+func batchEnd(lo, hi int) int { return runEnd(lo, hi, batch) }
+
+// runEnd returns the next multiple of size after lo, or hi if that comes
+// first. It adds to lo only what fits before hi, so a range that ends at
+// math.MaxInt does not wrap around.
+func runEnd(lo, hi, size int) int {
+	if r := size - lo%size; hi-lo > r {
 		return lo + r
 	}
 	return hi
@@ -97,8 +100,6 @@ type counter[T any] struct {
 	// count counts the items of the positions [lo, hi) without making them
 	// (a byte count finds the pieces of Split and Lines).
 	count func(lo, hi int) int
-	// covered is the function of the pipe's cover option, nil if none.
-	covered cover.Func
 	// alone is how long a text Collect runs alone (collectAlone).
 	alone aloneSizes
 	// opened and feed are the source's (see textPipe), for all.
@@ -119,6 +120,14 @@ func (c *counter[T]) all(n int, out []T) []T {
 // calling goroutine: of short pieces (dense), and of long ones. A call that
 // short would end before a worker woke to help it.
 type aloneSizes struct{ sparse, dense int }
+
+// longest returns the longest text to run alone, of short pieces or not.
+func (a aloneSizes) longest(dense bool) int {
+	if dense {
+		return a.dense
+	}
+	return a.sparse
+}
 
 // with returns opts for a terminal's call over p's positions: with p.cover
 // when p has it.
@@ -295,12 +304,4 @@ func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
 			return pos, xs
 		}
 	})
-}
-
-// for returns the longest text to run alone, dense or not.
-func (a aloneSizes) longest(dense bool) int {
-	if dense {
-		return a.dense
-	}
-	return a.sparse
 }

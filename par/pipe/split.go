@@ -203,8 +203,9 @@ var byteStrings = func() string {
 // textPipe returns the pipeline of n positions whose pieces feed (feedSep or
 // feedFields over t) finds, with their starts for positions, covered for its
 // terminals' calls (nil: none), and count, which counts the pieces that
-// start in a range (nil: none). opened, if not nil, is called as each of
-// its feeders is opened (text.opened).
+// start in a range (nil: none), with alone, how long a text Collect runs on
+// the caller. opened, if not nil, is called as each of its feeders is
+// opened (text.opened).
 func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, alone aloneSizes, opened func(), feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
 	if opened == nil {
 		opened = func() {}
@@ -230,7 +231,7 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 	}}
 	p.cover = covered
 	if count != nil {
-		p.count = &counter[S]{count: count, covered: covered, alone: alone, opened: opened, feed: feed}
+		p.count = &counter[S]{count: count, alone: alone, opened: opened, feed: feed}
 	}
 	return p
 }
