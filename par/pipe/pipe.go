@@ -116,6 +116,13 @@ func (c *counter[T]) all(n int, out []T) []T {
 	return out
 }
 
+// fill writes the pieces that start in [lo, hi) into dst, which is exactly
+// as long as count says they are: in place, with no batch buffer to copy
+// from, and no call a batch. The caller has called c.opened for its call.
+func (c *counter[T]) fill(lo, hi int, dst []T) {
+	c.feed(lo, hi, dst[:0], nil, nil)
+}
+
 // aloneSizes are the longest texts of a source that Collect runs on the
 // calling goroutine: of short pieces (dense), and of long ones. A call that
 // short would end before a worker woke to help it.

@@ -122,7 +122,8 @@ func (t *text[S]) piece(i, j int) S {
 // feedSep hands sink the pieces of Split (lines false) or Lines (lines
 // true) on sep that start in [lo, hi), in batches of up to batch pieces,
 // with their starts in pbuf unless pbuf is nil. buf and pbuf have room for a
-// batch. It returns how far it read t.
+// batch. With a nil sink, it writes the pieces into buf, which has room for
+// all of them (counter.fill). It returns how far it read t.
 //
 // A text source's batch is not one per run of batch positions, as a
 // feeder's is otherwise, but batch pieces, from as many runs as hold them:
@@ -130,7 +131,6 @@ func (t *text[S]) piece(i, j int) S {
 // of ordinary text, whose calls of the sink, one per run, were a fifth of
 // what Count paid for a line.
 func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-	str, n := t.str, len(t.str)
 	start, reach := 0, 0
 	if lo > 0 {
 		// A piece starts after every separator: one in [lo-1, hi-1). For
@@ -141,9 +141,69 @@ func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, 
 		}
 		start = j + 1
 	}
-	buf, pbuf = buf[:0], pbuf[:0]
-	for start < hi {
-		end, after := n, none // start == n: Split's empty piece after a final separator
+	return feedCut(buf, pbuf, sink, reach, func(dst []S, pos []int) (int, int, bool) {
+		k, next, end := t.cutSep(sep, lines, start, hi, dst, pos)
+		start = next
+		return k, end, next >= hi
+	})
+}
+
+// feedCut hands sink, in batches, the pieces that cut writes: each call of
+// cut writes the next pieces into dst (and their starts into pos, if pos is
+// not nil) until dst is full or no piece is left, and returns how many it
+// wrote, where the last of them ends (-1: none), and whether none is left.
+// buf and pbuf are as feedSep's; with a nil sink, buf has room for every
+// piece, and cut writes them there (counter.fill). It returns how far the
+// pieces read: reach, or the byte after the last one's end.
+func feedCut[S any](buf []S, pbuf []int, sink func([]int, []S), reach int, cut func(dst []S, pos []int) (int, int, bool)) int {
+	buf, pbuf = buf[:cap(buf)], pbuf[:cap(pbuf)]
+	k := 0
+	for {
+		var pos []int
+		if pbuf != nil {
+			pos = pbuf[k:]
+		}
+		m, end, done := cut(buf[k:], pos)
+		k += m
+		if end >= 0 {
+			reach = end + 1
+		}
+		if done || sink == nil {
+			break
+		}
+		if len(buf) < batch { // a feeder's first, short buffer (firstRoom)
+			buf = room(buf)
+			buf = buf[:cap(buf)]
+			continue
+		}
+		sink(starts(pbuf, k), buf)
+		k = 0
+	}
+	if k > 0 && sink != nil {
+		sink(starts(pbuf, k), buf[:k])
+	}
+	return reach
+}
+
+// starts returns the first k starts of pbuf, or nil if it is nil.
+func starts(pbuf []int, k int) []int {
+	if pbuf == nil {
+		return nil
+	}
+	return pbuf[:k]
+}
+
+// cutSep writes into dst the pieces of Split or Lines on sep (see feedSep)
+// that start in [start, hi), beginning with the one at start, until dst is
+// full; their starts go into pos, if it is not nil. It returns how many it
+// wrote, the start of the next piece (none: no more), and where the last
+// piece it wrote ends (-1: none), or len(s) where it ends the text.
+func (t *text[S]) cutSep(sep byte, lines bool, start, hi int, dst []S, pos []int) (k, next, end int) {
+	str, n := t.str, len(t.str)
+	end = -1
+	for ; k < len(dst) && start < hi; k++ {
+		after := none
+		end = n // start == n: Split's empty piece after a final separator
 		if start < n {
 			if j := strings.IndexByte(str[start:], sep); j >= 0 {
 				end, after = start+j, start+j+1
@@ -155,21 +215,13 @@ func feedSep[S ~string | ~[]byte](t *text[S], sep byte, lines bool, lo, hi int, 
 				t.noteGap(start, end)
 			}
 		}
-		reach = max(reach, min(n, end+1))
-		buf = append(room(buf), t.piece(start, end))
-		if pbuf != nil {
-			pbuf = append(pbuf, start)
+		dst[k] = t.piece(start, end)
+		if pos != nil {
+			pos[k] = start
 		}
 		start = after
-		if len(buf) == batch {
-			sink(pbuf, buf)
-			buf, pbuf = buf[:0], pbuf[:0]
-		}
 	}
-	if len(buf) > 0 {
-		sink(pbuf, buf)
-	}
-	return reach
+	return k, start, min(end, n-1)
 }
 
 // countSep returns how many pieces of Split or Lines on sep start in [lo,
@@ -243,8 +295,9 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 // 'TextSources/.*/.*/.*/collect' ./par/pipe): its two calls over short
 // pieces each end about when a worker wakes, and over long pieces its
 // fixed cost is the standard call's own.
-// Fields reads a table a byte, where the others search with vector
-// instructions, so the pool pays for itself sooner.
+// Fields does more a byte than the others' vector search (a word of space
+// bits per 64 bytes, and a branch per field), so the pool pays for itself
+// sooner.
 var (
 	sepAlone    = aloneSizes{sparse: 1 << 20, dense: 256 << 10}
 	fieldsAlone = aloneSizes{sparse: 32 << 10, dense: 16 << 10}
@@ -330,8 +383,9 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 //
 // The pipeline's positions are the bytes of s: Len() is len(s), and the field
 // that starts at byte i is at position i, for the positional calls too (see
-// Split). Each byte is looked up in a table, where Split and Lines search for
-// their separator with the vector instructions of strings.IndexByte.
+// Split). Its bytes are read 64 at a time, as a word of bits that marks the
+// spaces, where Split and Lines search for their separator with the vector
+// instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	t := newText(s)
 	return textPipe(len(s), t.covered(), t.countFields, fieldsAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
@@ -339,37 +393,10 @@ func Fields[S ~string | ~[]byte](s S) Pipe[S] {
 	})
 }
 
-// countFields returns how many fields start in [lo, hi): at the bytes that
-// are not spaces and begin the text or follow a space. One pass, without
-// a branch a byte.
-func (t *text[S]) countFields(lo, hi int) int {
-	s, k := t.str, 0
-	prev := uint8(1) // 1 after a space, or at the start of the text
-	if lo > 0 {
-		prev = spaceBit[s[lo-1]]
-	}
-	for i := lo; i < hi; i++ {
-		cur := spaceBit[s[i]]
-		k += int(prev &^ cur)
-		prev = cur
-	}
-	return k
-}
-
-// spaceBit is asciiSpace as 1 and 0.
-var spaceBit = func() (b [256]uint8) {
-	for c, sp := range asciiSpace {
-		if sp {
-			b[c] = 1
-		}
-	}
-	return b
-}()
-
-// feedFields is feedSep for Fields, whose separators are six bytes, looked
-// up in a table byte by byte.
+// feedFields is feedSep for Fields, whose separators are the six ASCII
+// spaces (a nil sink too).
 func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-	s, n := t.s, len(t.s)
+	s := t.s
 	i := lo
 	if lo > 0 && !asciiSpace[s[lo-1]] { // inside a field that started before lo
 		if g := t.gap.Load(); g != nil && g.from <= lo-1 && lo-1 < g.to {
@@ -379,32 +406,9 @@ func feedFields[S ~string | ~[]byte](t *text[S], lo, hi int, buf []S, pbuf []int
 			i++
 		}
 	}
-	buf, pbuf = buf[:0], pbuf[:0]
-	for {
-		for i < hi && asciiSpace[s[i]] {
-			i++
-		}
-		if i >= hi { // the field at i, if any, is the next range's
-			break
-		}
-		start := i
-		for i < n && !asciiSpace[s[i]] {
-			i++
-		}
-		if i-start >= gapMin {
-			t.noteGap(start, i)
-		}
-		buf = append(room(buf), t.piece(start, i))
-		if pbuf != nil {
-			pbuf = append(pbuf, start)
-		}
-		if len(buf) == batch {
-			sink(pbuf, buf)
-			buf, pbuf = buf[:0], pbuf[:0]
-		}
-	}
-	if len(buf) > 0 {
-		sink(pbuf, buf)
-	}
-	return min(n, i+1)
+	return feedCut(buf, pbuf, sink, min(len(s), i+1), func(dst []S, pos []int) (int, int, bool) {
+		k, next, end := t.cutFields(i, hi, dst, pos)
+		i = next
+		return k, end, next >= hi
+	})
 }

@@ -340,6 +340,25 @@ func TestSplitEdges(t *testing.T) {
 	require.Equal(t, []text{"a", "b"}, pipe.Lines(text("a\nb\n")).Collect())
 }
 
+// TestFieldsSeparatesOnTheASCIISpacesOnly: Fields separates on '\t', '\n',
+// '\v', '\f', '\r' and ' ' and on no other byte, wherever the byte falls in
+// the 64-byte blocks that Fields reads at once: the bytes next to the spaces
+// (8, 14, 31, 33), the spaces with the high bit set (0x89, 0xa0), and the
+// rest of the 256.
+func TestFieldsSeparatesOnTheASCIISpacesOnly(t *testing.T) {
+	for c := range 256 {
+		for _, at := range []int{0, 1, 7, 8, 31, 62, 63, 64, 65, 127, 128} {
+			b := []byte(strings.Repeat("x", at) + "?yz?" + strings.Repeat("w", 130-at))
+			b[at], b[at+3] = byte(c), byte(c)
+			s := string(b)
+			want := fieldsOracle(s)
+			require.Equal(t, want, pipe.Fields(s).Collect(), "Fields of %q", s)
+			require.Equal(t, want, pipe.Fields(s).Collect(par.WithGrain(5)), "Fields of %q, cut in 5s", s)
+			require.Equal(t, len(want), pipe.Fields(s).Count(), "Count of Fields of %q", s)
+		}
+	}
+}
+
 // TestSplitNestedAndStagePanics cuts texts inside the elements of another
 // call, and checks that a panic in a stage after a text source reaches the
 // caller with its value.

@@ -129,12 +129,10 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 		at[b+1] += at[b]
 	}
 	out := make([]T, at[blocks])
-	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
-		return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
-	})
+	c.opened()
 	par.ForRange(p.n, func(lo, hi int) {
 		if a, b := blockAfter(lo), blockAfter(hi); a < b {
-			ls.run(a*countBlock, min(p.n, b*countBlock), at[a])
+			c.fill(a*countBlock, min(p.n, b*countBlock), out[at[a]:at[b]])
 		}
 	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int { // made here, not with the pipe: only this path pays its allocations
 		if covered != nil {
@@ -151,11 +149,15 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 // Fields do; otherwise it appends them.
 func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool) []T {
 	checkOpts(opts)
-	var out []T
+	c := p.count
 	if dense {
-		out = make([]T, 0, p.count.count(0, p.n))
+		out := make([]T, c.count(0, p.n))
+		c.opened()
+		c.fill(0, p.n, out)
+		return out
 	}
-	if out = p.count.all(p.n, out); out == nil {
+	out := c.all(p.n, nil)
+	if out == nil {
 		out = []T{}
 	}
 	return out
