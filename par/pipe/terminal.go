@@ -19,9 +19,9 @@ import (
 // on the calling goroutine unless the options fix a grain (collectAlone).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
 	if c := p.count; c != nil {
-		d := dense(p.n, c.count)
+		d, k := dense(p.n, c.count)
 		if p.n <= c.alone.longest(d) && (len(opts) == 0 || !cover.Fixed(opts)) {
-			return collectAlone(p, opts, d)
+			return collectAlone(p, opts, d, k)
 		}
 		if d {
 			return collectCounted(p, opts)
@@ -89,10 +89,16 @@ const denseSample = 1024
 
 // dense reports whether the items of a pipe of n positions that count
 // counts hold denseSpan positions or fewer on average, judged by three
-// samples: at the start, the middle and the end of the range.
-func dense(n int, count func(lo, hi int) int) bool {
+// samples: at the start, the middle and the end of the range; or, when the
+// samples would cover it, by one count of the whole, which it returns
+// (otherwise -1).
+func dense(n int, count func(lo, hi int) int) (bool, int) {
 	if n == 0 {
-		return false
+		return false, -1
+	}
+	if n <= 3*denseSample {
+		k := count(0, n)
+		return k*denseSpan >= n, k
 	}
 	seen, span := 0, 0
 	for _, at := range [3]int{0, n / 2, n - denseSample} {
@@ -101,7 +107,7 @@ func dense(n int, count func(lo, hi int) int) bool {
 		seen += count(lo, hi)
 		span += hi - lo
 	}
-	return seen*denseSpan >= span
+	return seen*denseSpan >= span, -1
 }
 
 // collectCounted is Collect for a pipe that counts its items without making
@@ -144,14 +150,17 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 }
 
 // collectAlone is Collect for a text source with no stage, on the calling
-// goroutine. Where the pieces are short (dense), it counts them, makes the
-// result at its length, and fills it, as the standard library's Split and
-// Fields do; otherwise it appends them.
-func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool) []T {
+// goroutine. Where the pieces are short (dense), it counts them (k, if dense
+// has: otherwise -1), makes the result at its length, and fills it, as the
+// standard library's Split and Fields do; otherwise it appends them.
+func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool, k int) []T {
 	checkOpts(opts)
 	c := p.count
 	if dense {
-		out := make([]T, c.count(0, p.n))
+		if k < 0 {
+			k = c.count(0, p.n)
+		}
+		out := make([]T, k)
 		c.opened()
 		c.fill(0, p.n, out)
 		return out
