@@ -32,11 +32,19 @@ const lineChunk = 8 << 10
 // bytes [k*8192, (k+1)*8192) of s, so Len() is len(s)/8192 rounded up, and a
 // position whose bytes are all inside a longer line holds no chunk.
 func LineChunks[S ~string | ~[]byte](s S) Pipe[S] {
-	t := newText(s)
-	return textPipe(chunksOf(len(s)), nil, nil, aloneSizes{}, nil, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedLineChunks(t, lo, hi, buf, pbuf, sink)
-	})
+	return textPipe(chunksOf(len(s)), (*lineChunks[S])(newText(s)), nil, nil)
 }
+
+// lineChunks is the source of LineChunks.
+type lineChunks[S ~string | ~[]byte] text[S]
+
+// feed is feedLineChunks.
+func (c *lineChunks[S]) feed(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	return feedLineChunks((*text[S])(c), lo, hi, buf, pbuf, sink)
+}
+
+// opened is text.opened.
+func (c *lineChunks[S]) opened() { (*text[S])(c).opened() }
 
 // chunksOf returns the positions of a LineChunks pipe over n bytes.
 func chunksOf(n int) int { return n/lineChunk + min(1, n%lineChunk) }

@@ -97,22 +97,40 @@ type Pipe[T any] struct {
 
 // counter is what a text source with no stage knows beyond its feeder.
 type counter[T any] struct {
-	// count counts the items of the positions [lo, hi) without making them
-	// (a byte count finds the pieces of Split and Lines).
-	count func(lo, hi int) int
+	src countedSource[T]
 	// alone is how long a text Collect runs alone (collectAlone).
 	alone aloneSizes
-	// opened and feed are the source's (see textPipe), for all.
-	opened func()
-	feed   func(lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) int
 }
+
+// textSource is a source that cuts a text into pieces (see textPipe).
+type textSource[T any] interface {
+	// feed hands sink the pieces that start in [lo, hi), as feedSep does.
+	feed(lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) int
+	// opened is called as each feeder of a terminal's call is opened
+	// (text.opened).
+	opened()
+}
+
+// countedSource is a textSource that counts its pieces.
+type countedSource[T any] interface {
+	textSource[T]
+	// count counts the pieces that start in [lo, hi) without making them
+	// (a byte count finds the pieces of Split and Lines).
+	count(lo, hi int) int
+}
+
+// count counts the items of the positions [lo, hi) without making them.
+func (c *counter[T]) count(lo, hi int) int { return c.src.count(lo, hi) }
+
+// opened is called once by a terminal's call that feeds the source itself.
+func (c *counter[T]) opened() { c.src.opened() }
 
 // all appends the pieces of the text of n positions to out, on the calling
 // goroutine, through a batch buffer as long as the room out has for them
 // (up to a batch), so that the buffer grows no more than out does.
 func (c *counter[T]) all(n int, out []T) []T {
 	c.opened()
-	c.feed(0, n, make([]T, 0, min(batch, max(firstRoom, cap(out)-len(out)))), nil, func(_ []int, xs []T) { out = append(out, xs...) })
+	c.src.feed(0, n, make([]T, 0, min(batch, max(firstRoom, cap(out)-len(out)))), nil, func(_ []int, xs []T) { out = append(out, xs...) })
 	return out
 }
 
@@ -120,7 +138,7 @@ func (c *counter[T]) all(n int, out []T) []T {
 // as long as count says they are: in place, with no batch buffer to copy
 // from, and no call a batch. The caller has called c.opened for its call.
 func (c *counter[T]) fill(lo, hi int, dst []T) {
-	c.feed(lo, hi, dst[:0], nil, nil)
+	c.src.feed(lo, hi, dst[:0], nil, nil)
 }
 
 // aloneSizes are the longest texts of a source that Collect runs on the

@@ -49,14 +49,20 @@ type gap struct{ from, to int }
 const gapMin = 64 << 10
 
 func newText[S ~string | ~[]byte](s S) *text[S] {
-	t := &text[S]{s: s, isBytes: reflect.TypeFor[S]().Kind() == reflect.Slice}
+	t := new(text[S])
+	t.init(s)
+	return t
+}
+
+// init sets t to the text s.
+func (t *text[S]) init(s S) {
+	t.s, t.isBytes = s, reflect.TypeFor[S]().Kind() == reflect.Slice
 	if t.isBytes {
 		t.bs = []byte(s) // the same bytes: a byte slice type converts without a copy
 		t.str = unsafe.String(unsafe.SliceData(t.bs), len(t.bs))
 	} else {
 		t.str = string(s)
 	}
-	return t
 }
 
 // index returns the index of the first sep in [from, to), or -1, and how far
@@ -196,8 +202,9 @@ func starts(pbuf []int, k int) []int {
 // cutSep writes into dst the pieces of Split or Lines on sep (see feedSep)
 // that start in [start, hi), beginning with the one at start, until dst is
 // full; their starts go into pos, if it is not nil. It returns how many it
-// wrote, the start of the next piece (none: no more), and where the last
-// piece it wrote ends (-1: none), or len(s) where it ends the text.
+// wrote, the start of the next piece (none: no more), and the last byte it
+// read: the separator after the last piece it wrote, or the text's last
+// byte (-1: no piece).
 func (t *text[S]) cutSep(sep byte, lines bool, start, hi int, dst []S, pos []int) (k, next, end int) {
 	str, n := t.str, len(t.str)
 	end = -1
@@ -252,18 +259,12 @@ var byteStrings = func() string {
 	return string(b)
 }()
 
-// textPipe returns the pipeline of n positions whose pieces feed (feedSep or
-// feedFields over t) finds, with their starts for positions, covered for its
-// terminals' calls (nil: none), and count, which counts the pieces that
-// start in a range (nil: none), with alone, how long a text Collect runs on
-// the caller. opened, if not nil, is called as each of its feeders is
-// opened (text.opened).
-func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi int) int, alone aloneSizes, opened func(), feed func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int) Pipe[S] {
-	if opened == nil {
-		opened = func() {}
-	}
-	p := Pipe[S]{n: n, open: func() feeder[S] {
-		opened()
+// textPipe returns the pipeline of n positions whose pieces src feeds,
+// with their starts for positions, covered for its terminals' calls (nil:
+// none), and c, what Count and Collect know beyond the feeder (nil: none).
+func textPipe[S ~string | ~[]byte](n int, src textSource[S], covered cover.Func, c *counter[S]) Pipe[S] {
+	return Pipe[S]{n: n, cover: covered, count: c, open: func() feeder[S] {
+		src.opened()
 		buf := make([]S, 0, firstRoom) // room grows it, and fwd keeps what it grew to
 		var sink func([]S)
 		fwd := func(_ []int, xs []S) {
@@ -274,18 +275,56 @@ func textPipe[S ~string | ~[]byte](n int, covered cover.Func, count func(lo, hi 
 		}
 		return func(lo, hi int, s func([]S)) {
 			sink = s
-			feed(lo, hi, buf, nil, fwd)
+			src.feed(lo, hi, buf, nil, fwd)
 		}
 	}, openPos: func() posFeeder[S] {
-		opened()
+		src.opened()
 		buf, pbuf := make([]S, 0, batch), make([]int, 0, batch)
-		return func(lo, hi int, sink func([]int, []S)) { feed(lo, hi, buf, pbuf, sink) }
+		return func(lo, hi int, sink func([]int, []S)) { src.feed(lo, hi, buf, pbuf, sink) }
 	}}
-	p.cover = covered
-	if count != nil {
-		p.count = &counter[S]{count: count, alone: alone, opened: opened, feed: feed}
+}
+
+// cutText is the source of Split, Lines or Fields: its text, how it cuts it,
+// and its counter, in one allocation.
+type cutText[S ~string | ~[]byte] struct {
+	text[S]
+	sep byte
+	cut cutKind
+	ctr counter[S]
+}
+
+// cutKind is how a cutText cuts its text.
+type cutKind uint8
+
+const (
+	cutSplit cutKind = iota
+	cutLines
+	cutFields
+)
+
+// newCut returns the pipeline of the pieces of s that cut cuts, over n
+// positions.
+func newCut[S ~string | ~[]byte](s S, n int, sep byte, cut cutKind, alone aloneSizes) Pipe[S] {
+	c := &cutText[S]{sep: sep, cut: cut}
+	c.init(s)
+	c.ctr = counter[S]{src: c, alone: alone}
+	return textPipe(n, c, c.covered(), &c.ctr)
+}
+
+// feed is feedSep or feedFields over c's text.
+func (c *cutText[S]) feed(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
+	if c.cut == cutFields {
+		return feedFields(&c.text, lo, hi, buf, pbuf, sink)
 	}
-	return p
+	return feedSep(&c.text, c.sep, c.cut == cutLines, lo, hi, buf, pbuf, sink)
+}
+
+// count is countSep or countFields over c's text.
+func (c *cutText[S]) count(lo, hi int) int {
+	if c.cut == cutFields {
+		return c.countFields(lo, hi)
+	}
+	return c.countSep(c.sep, lo, hi)
 }
 
 // sepAlone and fieldsAlone are the longest texts that Collect of Split or
@@ -343,10 +382,7 @@ const none = int(^uint(0) >> 1)
 // positions: LastIndexFunc returns the byte at which the last matching piece
 // starts.
 func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
-	t := newText(s)
-	return textPipe(len(s)+1, t.covered(), func(lo, hi int) int { return t.countSep(sep, lo, hi) }, sepAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedSep(t, sep, false, lo, hi, buf, pbuf, sink)
-	})
+	return newCut(s, len(s)+1, sep, cutSplit, sepAlone)
 }
 
 // Lines returns the pipeline of the lines of s, in order, without their '\n':
@@ -363,10 +399,7 @@ func Split[S ~string | ~[]byte](s S, sep byte) Pipe[S] {
 // Split): SkipWhile skips a file's header lines, FindLast finds the last line
 // that matches.
 func Lines[S ~string | ~[]byte](s S) Pipe[S] {
-	t := newText(s)
-	return textPipe(len(s), t.covered(), func(lo, hi int) int { return t.countSep('\n', lo, hi) }, sepAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedSep(t, '\n', true, lo, hi, buf, pbuf, sink)
-	})
+	return newCut(s, len(s), '\n', cutLines, sepAlone)
 }
 
 // asciiSpace marks the bytes that Fields separates on.
@@ -387,10 +420,7 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // spaces, where Split and Lines search for their separator with the vector
 // instructions of strings.IndexByte.
 func Fields[S ~string | ~[]byte](s S) Pipe[S] {
-	t := newText(s)
-	return textPipe(len(s), t.covered(), t.countFields, fieldsAlone, t.opened, func(lo, hi int, buf []S, pbuf []int, sink func([]int, []S)) int {
-		return feedFields(t, lo, hi, buf, pbuf, sink)
-	})
+	return newCut(s, len(s), 0, cutFields, fieldsAlone)
 }
 
 // feedFields is feedSep for Fields, whose separators are the six ASCII

@@ -208,13 +208,16 @@ func TestTextSourcesSeeAChangedByteSlice(t *testing.T) {
 		if strings.Contains(pool, "grain") {
 			opts = append(opts[:1:1], par.WithGrain(5000))
 		}
-		for source, sep := range map[string]byte{"Split": ',', "Lines": '\n', "Fields": ' '} {
+		for source, sep := range map[string]byte{"Split": ',', "Lines": '\n', "Fields": ' ', "LineChunks": '\n'} {
 			var p pipe.Pipe[[]byte]
+			first := 100_000 // the first piece once b[100_000] is sep
 			switch source {
 			case "Split":
 				p = pipe.Split(b, sep)
 			case "Lines":
 				p = pipe.Lines(b)
+			case "LineChunks":
+				p, first = pipe.LineChunks(b), 100_001 // a chunk keeps its lines' '\n'
 			default:
 				p = pipe.Fields(b)
 			}
@@ -234,8 +237,8 @@ func TestTextSourcesSeeAChangedByteSlice(t *testing.T) {
 			require.Equal(t, []int{300_000}, lens(), "%s on %s", source, pool)
 			b[100_000] = sep
 			require.Equal(t, 199_999, last(), "%s on %s, changed, FindLast", source, pool)
-			require.Equal(t, []int{100_000, 199_999}, lens(), "%s on %s, changed", source, pool)
-			require.Equal(t, []int{100_000, 199_999}, sizes(), "%s on %s, changed, ForEachInit", source, pool)
+			require.Equal(t, []int{first, 199_999}, lens(), "%s on %s, changed", source, pool)
+			require.Equal(t, []int{first, 199_999}, sizes(), "%s on %s, changed, ForEachInit", source, pool)
 			b[100_000] = 'x'
 			require.Equal(t, []int{300_000}, sizes(), "%s on %s, changed back, ForEachInit", source, pool)
 			require.Equal(t, []int{300_000}, lens(), "%s on %s, changed back", source, pool)

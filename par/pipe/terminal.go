@@ -212,7 +212,7 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 		return p.n
 	}
 	if p.count != nil {
-		return par.ReduceRange(p.n, 0, p.count.count, func(a, b int) int { return a + b }, opts...)
+		return par.ReduceRange(p.n, 0, p.count.src.count, func(a, b int) int { return a + b }, opts...)
 	}
 	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 		return func(xs []T) { st.acc += len(xs) }
