@@ -290,11 +290,16 @@ func TestTextCollectAnyCut(t *testing.T) {
 
 // TestTextCollectAlone: a text source with no stage that is too short to be
 // worth waking a worker for is collected on the calling goroutine, with a
-// handful of allocations (its buffers and the result) where a call on the
-// pool makes some thirty, and gives the same pieces. A grain still cuts it
-// as asked (TestTextCollectAnyCut).
+// handful of allocations where a call on the pool makes some thirty, and
+// gives the same pieces: short pieces are counted and cut straight into the
+// result, its one allocation; long ones are appended through a small buffer.
+// A grain still cuts it as asked (TestTextCollectAnyCut).
 func TestTextCollectAlone(t *testing.T) {
 	for layout, s := range map[string]string{"words": randText(8<<10, 5, alphabets[1]), "one piece": strings.Repeat("x", 8<<10)} {
+		most := 1.0 // the result
+		if layout == "one piece" {
+			most = 4 // the buffer, the sink that appends (a closure and the result it holds), and the result
+		}
 		for name, c := range map[string]struct {
 			p    pipe.Pipe[string]
 			want []string
@@ -305,7 +310,7 @@ func TestTextCollectAlone(t *testing.T) {
 		} {
 			require.Equal(t, c.want, c.p.Collect(), "%s of %s", name, layout)
 			allocs := testing.AllocsPerRun(20, func() { c.p.Collect() })
-			require.LessOrEqual(t, allocs, 6.0, "%s of %s: allocations a call", name, layout)
+			require.LessOrEqual(t, allocs, most, "%s of %s: allocations a call", name, layout)
 		}
 	}
 }
