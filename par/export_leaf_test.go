@@ -1,6 +1,7 @@
 package par
 
 import (
+	"reflect"
 	"runtime"
 	"time"
 	"unsafe"
@@ -97,3 +98,47 @@ func SiteSlot(key uintptr) int {
 func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p) }
 
 func SiteKeyPace(key uintptr) split.Pace { return siteOf(key).pace() }
+
+// BodyHeapMissing returns the fields of a body that body.heap does not
+// carry to its copy: it fills every field of a body with a value that is
+// not its zero, and names the copy's fields that are zero.
+func BodyHeapMissing() []string {
+	b := &body[int]{}
+	v := reflect.ValueOf(b).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem() // unexported fields too
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int:
+			f.SetInt(1)
+		case reflect.Uintptr:
+			f.SetUint(1)
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Func:
+			f.Set(reflect.MakeFunc(f.Type(), func(in []reflect.Value) []reflect.Value {
+				out := make([]reflect.Value, f.Type().NumOut())
+				for k := range out {
+					out[k] = reflect.Zero(f.Type().Out(k))
+				}
+				return out
+			}))
+		case reflect.Struct: // the flags, atomic.Bool
+			f.Addr().Interface().(interface{ Store(bool) }).Store(true)
+		default:
+			panic("BodyHeapMissing: no value for the field " + v.Type().Field(i).Name)
+		}
+	}
+	h := reflect.ValueOf(b.heap()).Elem()
+	var missing []string
+	for i := range h.NumField() {
+		if h.Field(i).IsZero() {
+			missing = append(missing, h.Type().Field(i).Name)
+		}
+	}
+	return missing
+}

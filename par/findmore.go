@@ -108,7 +108,7 @@ func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 		return []int{}
 	}
 	var t gather.Tails[int]
-	l := run(&c, len(s), &body[gather.Chunks[int]]{
+	l := runLocal(&c, len(s), &body[gather.Chunks[int]]{
 		name: "par.Positions",
 		leaf: func(lo, hi int) gather.Chunks[int] {
 			at, lease := t.Take(lo)

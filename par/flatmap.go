@@ -29,7 +29,7 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 		return []R{}
 	}
 	var t gather.Tails[R]
-	l := run(&c, len(s), &body[gather.Chunks[R]]{
+	l := runLocal(&c, len(s), &body[gather.Chunks[R]]{
 		name: "par.FlatMap",
 		leaf: func(lo, hi int) gather.Chunks[R] {
 			out, lease := t.Take(lo)

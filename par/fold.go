@@ -116,7 +116,7 @@ func mergeTree[A any](w *Worker, rs []*span[A], merge func(left, right A) A) A {
 func foldRange[A any](name string, c *config, n int, init func() A, fold func(acc A, lo, hi int) A) *runs[A] {
 	rs := newRuns(init)
 	if n > 0 {
-		run(c, n, &body[struct{}]{name: name, each: func(lo, hi int) { rs.step(lo, hi, fold) }})
+		runLocal(c, n, &body[struct{}]{name: name, each: func(lo, hi int) { rs.step(lo, hi, fold) }})
 	}
 	return rs
 }

@@ -18,7 +18,7 @@ func For(n int, f func(i int), opts ...Option) {
 	if n == 0 {
 		return
 	}
-	run(&c, n, &body[struct{}]{name: "par.For", key: siteKey(f), leaf: func(lo, hi int) struct{} {
+	runLocal(&c, n, &body[struct{}]{name: "par.For", key: siteKey(f), leaf: func(lo, hi int) struct{} {
 		for i := lo; i < hi; i++ {
 			f(i)
 		}
@@ -47,7 +47,7 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 	if n == 0 {
 		return
 	}
-	run(&c, n, &body[struct{}]{name: name, each: f, key: key})
+	runLocal(&c, n, &body[struct{}]{name: name, each: f, key: key})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the
@@ -70,5 +70,5 @@ func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left
 	if n == 0 {
 		return identity
 	}
-	return run(&c, n, &body[R]{name: "par.ReduceRange", leaf: leaf, combine: op})
+	return runLocal(&c, n, &body[R]{name: "par.ReduceRange", leaf: leaf, combine: op})
 }

@@ -57,7 +57,7 @@ func CountBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 		return map[K]int{}
 	}
 	var spare countMaps[K]
-	run(&c, len(s), &body[struct{}]{name: "par.CountBy", each: func(lo, hi int) {
+	runLocal(&c, len(s), &body[struct{}]{name: "par.CountBy", each: func(lo, hi int) {
 		m := spare.get(lo)
 		defer spare.put(m, hi) // after a panic too: the call's result is dropped anyway
 		for _, e := range s[lo:hi] {
@@ -162,7 +162,7 @@ func GroupBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 		return map[K]S{}
 	}
 	c.minLen = groupMinLen(&c, len(s))
-	gs := run(&c, len(s), &body[map[K]*gather.Chunks[E]]{
+	gs := runLocal(&c, len(s), &body[map[K]*gather.Chunks[E]]{
 		name: "par.GroupBy",
 		leaf: func(lo, hi int) map[K]*gather.Chunks[E] {
 			m := map[K]*gather.Chunks[E]{}

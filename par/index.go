@@ -57,7 +57,7 @@ func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option)
 		return S{}
 	}
 	var t gather.Tails[E]
-	l := run(&c, len(s), &body[gather.Chunks[E]]{
+	l := runLocal(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.FilterIndex",
 		leaf: func(lo, hi int) gather.Chunks[E] {
 			kept, lease := t.Take(lo)

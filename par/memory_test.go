@@ -191,3 +191,35 @@ func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
 		t.Logf("%s: %.0f allocations", name, allocs)
 	}
 }
+
+// TestShortCallAllocatesNothingForItsBody: the record of a call (its body)
+// stays on the caller's stack while the call runs alone, and only a call
+// that forks copies it to the heap for its workers; the copy carries every
+// field. A short call of ReduceRange or ForRange whose function captures
+// nothing then allocates nothing; MapReduce allocates the leaf that wraps f
+// and op.
+func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
+	require.Empty(t, par.BodyHeapMissing(), "fields that body.heap does not copy")
+	xs := make([]int, 100)
+	for i := range xs {
+		xs[i] = i
+	}
+	add := func(a, b int) int { return a + b }
+	sq := func(x int) int { return x * x }
+	leaf := func(lo, hi int) int { return hi - lo }
+	each := func(lo, hi int) { _ = hi - lo }
+	var r int
+	for _, c := range []struct {
+		name string
+		call func()
+		most float64
+	}{
+		{"ReduceRange", func() { r = par.ReduceRange(len(xs), 0, leaf, add) }, 0},
+		{"ForRange", func() { par.ForRange(len(xs), each) }, 0},
+		{"MapReduce", func() { r = par.MapReduce(xs, sq, 0, add) }, 1},
+	} {
+		c.call() // the first call of a site learns its pace
+		require.LessOrEqual(t, testing.AllocsPerRun(50, c.call), c.most, "%s: allocations a call", c.name)
+	}
+	require.Equal(t, 100*99*199/6, r)
+}

@@ -42,7 +42,7 @@ func extreme[S ~[]E, E cmp.Ordered](s S, isMin bool, opts []Option) E {
 	if isMin {
 		op = func(a, b E) E { return min(a, b) }
 	}
-	return run(&c, len(s), &body[E]{
+	return runLocal(&c, len(s), &body[E]{
 		name: "par.Min/Max",
 		leaf: func(lo, hi int) E {
 			m := s[lo]
@@ -90,7 +90,7 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 // the best ones. Pieces combine the same way, left before right.
 func pick[S ~[]E, E any](s S, better func(best, e E) bool, opts []Option) E {
 	c := configure(opts)
-	return run(&c, len(s), &body[E]{
+	return runLocal(&c, len(s), &body[E]{
 		name: "par.MinFunc/MaxFunc",
 		leaf: func(lo, hi int) E {
 			m := s[lo]

@@ -18,7 +18,7 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 		return S{}, S{}
 	}
 	var ty, tn gather.Tails[E]
-	p := run(&c, len(s), &body[parts[E]]{
+	p := runLocal(&c, len(s), &body[parts[E]]{
 		name: "par.Partition",
 		leaf: func(lo, hi int) parts[E] {
 			y, ylease := ty.Take(lo)

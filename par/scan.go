@@ -133,7 +133,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	c.minLen = max(1, c.minLen/bl)
 	f := &scanFront[E]{op: op, offsets: make([]E, blocks+1), totals: make([]E, blocks), folded: make([]bool, blocks)}
 	f.offsets[0] = identity
-	run(&c, blocks, &body[struct{}]{name: name, each: func(lo, hi int) {
+	runLocal(&c, blocks, &body[struct{}]{name: name, each: func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			blo, bhi := scanBlock(b, bl, n)
 			if off, ok := f.offset(b); ok {
@@ -154,7 +154,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	if len(late) == 0 {
 		return
 	}
-	run(&c, len(late), &body[struct{}]{name: name, each: func(lo, hi int) {
+	runLocal(&c, len(late), &body[struct{}]{name: name, each: func(lo, hi int) {
 		for _, b := range late[lo:hi] {
 			blo, bhi := scanBlock(b, bl, n)
 			k.scan(blo, bhi, f.offsets[b])

@@ -71,7 +71,7 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	if len(s) == 0 {
 		return identity
 	}
-	return run(&c, len(s), &body[R]{
+	return runLocal(&c, len(s), &body[R]{
 		name: "par.MapReduce",
 		key:  siteKey(f),
 		leaf: func(lo, hi int) R {
@@ -94,7 +94,7 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if len(s) == 0 {
 		return 0
 	}
-	return run(&c, len(s), &body[int]{
+	return runLocal(&c, len(s), &body[int]{
 		name: "par.Count",
 		key:  siteKey(pred),
 		leaf: func(lo, hi int) int {
@@ -125,7 +125,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 		return S{}
 	}
 	var t gather.Tails[E]
-	l := run(&c, len(s), &body[gather.Chunks[E]]{
+	l := runLocal(&c, len(s), &body[gather.Chunks[E]]{
 		name: "par.Filter",
 		key:  siteKey(keep),
 		leaf: func(lo, hi int) gather.Chunks[E] {

@@ -54,7 +54,7 @@ func reduceBlocks[E Number](name string, op pairwise.Op, s []E, opts []Option) E
 	}
 	c.minLen = max(1, c.minLen/split.Block)
 	var zero E
-	return run(&c, n, &body[E]{
+	return runLocal(&c, n, &body[E]{
 		name:      name,
 		leaf:      func(lo, hi int) E { return pairwise.Slice(op, s, lo, hi) },
 		combine:   pairwise.Combiner[E](op),
