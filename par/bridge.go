@@ -335,7 +335,8 @@ func (b *body[R]) shared(heap *body[R]) *body[R] {
 
 // heap returns a copy of b on the heap, for the pool's workers to share: b's
 // own call has not forked yet, so nothing else holds b, and its flags are
-// those of a call that runs. TestBodyHeapCopiesEveryField keeps it whole.
+// those of a call that runs. TestShortCallAllocatesNothingForItsBody checks
+// that the copy carries every field.
 func (b *body[R]) heap() *body[R] {
 	h := &body[R]{name: b.name, obs: b.obs, leaf: b.leaf, each: b.each, combine: b.combine,
 		fixedTree: b.fixedTree, minSeq: b.minSeq, key: b.key, settled: b.settled, covered: b.covered}
