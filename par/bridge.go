@@ -288,7 +288,8 @@ func runLocal[R any](c *config, n int, b *body[R]) R { return runOn(c, n, b, nil
 // runOn is run on b, with heap the body the pool's workers share: b itself
 // for run, or nil for runLocal, whose copy is made when it is needed.
 func runOn[R any](c *config, n int, b, heap *body[R]) R {
-	if heap == nil && (c.labels != nil || trace.IsEnabled()) {
+	tracing := trace.IsEnabled() // one atomic load when tracing is off
+	if heap == nil && (c.labels != nil || tracing) {
 		h := b.heap() // the observers' record is the shared body's
 		return runOn(c, n, h, h)
 	}
@@ -296,7 +297,7 @@ func runOn[R any](c *config, n int, b, heap *body[R]) R {
 		b.obs = &callObs{labels: c.labels}
 	}
 	b.covered = c.covered
-	if trace.IsEnabled() && (b.obs == nil || b.obs.trace == nil) { // one atomic load when tracing is off
+	if tracing && (b.obs == nil || b.obs.trace == nil) {
 		name := b.name
 		if name == "" {
 			name = "par"

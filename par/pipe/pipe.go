@@ -125,12 +125,12 @@ func (c *counter[T]) count(lo, hi int) int { return c.src.count(lo, hi) }
 // opened is called once by a terminal's call that feeds the source itself.
 func (c *counter[T]) opened() { c.src.opened() }
 
-// all appends the pieces of the text of n positions to out, on the calling
-// goroutine, through a batch buffer as long as the room out has for them
-// (up to a batch), so that the buffer grows no more than out does.
-func (c *counter[T]) all(n int, out []T) []T {
+// all returns the pieces of the text of n positions, appended on the
+// calling goroutine through a feeder's first, short buffer (firstRoom).
+func (c *counter[T]) all(n int) []T {
+	out := []T{}
 	c.opened()
-	c.src.feed(0, n, make([]T, 0, min(batch, max(firstRoom, cap(out)-len(out)))), nil, func(_ []int, xs []T) { out = append(out, xs...) })
+	c.src.feed(0, n, make([]T, 0, firstRoom), nil, func(_ []int, xs []T) { out = append(out, xs...) })
 	return out
 }
 

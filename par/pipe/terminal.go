@@ -165,11 +165,7 @@ func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool, k int) []T {
 		c.fill(0, p.n, out)
 		return out
 	}
-	out := c.all(p.n, nil)
-	if out == nil {
-		out = []T{}
-	}
-	return out
+	return c.all(p.n)
 }
 
 // countCover is the cover option of collectCounted's first call: a piece has
