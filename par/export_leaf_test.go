@@ -1,6 +1,7 @@
 package par
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"time"
@@ -56,6 +57,13 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	siteOf(siteKey(f)).slot.Store(0)
 	return PrefixAgain(n, clock, f, opts...)
+}
+
+// SetDrawTimed makes draw the draw of which short calls time themselves
+// (timedOneIn), until the returned function puts the random one back.
+func SetDrawTimed(draw func() uint32) (restore func()) {
+	drawTimed = draw
+	return func() { drawTimed = rand.Uint32 }
 }
 
 // PrefixAgain is Prefix keeping what the site learned before. It begins

@@ -265,8 +265,10 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // and reads the clock twice. A call whose elements became ten times dearer
 // runs its first chunk at the old pace (here the whole call, 40 µs, within
 // the bound of split.FirstLook) and unsettles the record; the call after it
-// runs blind, and the one after that starts from the new pace.
+// runs blind, and the one after that starts from the new pace. Each call
+// here is one that times itself (TestShortCallsTimeThemselvesNowAndThen).
 func TestPrefixLearnsItsSitesPace(t *testing.T) {
+	defer par.SetDrawTimed(func() uint32 { return 0 })()
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
 	var chunks [][2]int
@@ -306,6 +308,50 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	assert.Equal(t, 1000*cost, par.SitePace(f), "a call that confirms the new pace settles it")
 	_, _ = call(100, par.PrefixAgain)
 	assert.Equal(t, [2]int{0, int(split.FirstLook / cost)}, chunks[0], "FirstLook at the new pace")
+}
+
+// TestShortCallsTimeThemselvesNowAndThen: a call that its site's pace says
+// ends in one chunk reads the clock only when the draw says so, one call in
+// eight, and learns only then: the others run the one chunk untimed and leave
+// the record as it was, even when their elements have become dearer. A call
+// longer than its first chunk times itself whatever the draw.
+func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
+	var draws uint32
+	defer par.SetDrawTimed(func() uint32 { draws++; return draws })()
+	c := fakeclock.New()
+	cost := 40 * time.Nanosecond
+	var chunks [][2]int
+	f := func(lo, hi int) {
+		chunks = append(chunks, [2]int{lo, hi})
+		c.Charge(lo, hi, fakeclock.Uniform(cost))
+	}
+	par.Prefix(100, c.Read, f) // blind: timed, and it learns
+	require.Equal(t, 1000*cost, par.SitePace(f))
+
+	draws = 0
+	r0 := c.Reads
+	for range 16 {
+		chunks = nil
+		require.Equal(t, 100, par.PrefixAgain(100, c.Read, f))
+		require.Equal(t, [][2]int{{0, 100}}, chunks, "one chunk, timed or not")
+	}
+	assert.Equal(t, 2*2, c.Reads-r0, "two of 16 calls timed, two reads each")
+
+	cost = 60 * time.Nanosecond // dearer, within twofold: a timed call rewrites the record
+	draws = 0
+	for range 7 {
+		par.PrefixAgain(100, c.Read, f)
+	}
+	assert.Equal(t, 1000*40*time.Nanosecond, par.SitePace(f), "untimed calls learn nothing")
+	par.PrefixAgain(100, c.Read, f)
+	assert.Equal(t, 1000*cost, par.SitePace(f), "the eighth, timed, learns the new pace")
+
+	draws = 0
+	r0 = c.Reads
+	chunks = nil
+	require.Equal(t, 300, par.PrefixAgain(300, c.Read, f)) // 18 µs: alone, in chunks
+	assert.Greater(t, len(chunks), 1)
+	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
 }
 
 // TestSiteRecords: the records of two sites that share a slot of the table

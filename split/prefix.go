@@ -68,6 +68,11 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, look: PrefixBudget}
 }
 
+// Begin sets when the prefix began to now, for a plan that NewPrefix and
+// Expect made before the clock was read, so that a call that its plan says
+// is short can run untimed.
+func (p *Prefix) Begin(now time.Time) { p.start, p.prev = now, now }
+
 // Expect sizes the first chunk, before it runs, by pace, what calls of the
 // same site measured before (the zero Pace: nothing known, the first chunk
 // stays as NewPrefix made it): FirstLook's worth at that pace, or the whole
