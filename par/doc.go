@@ -104,11 +104,13 @@
 // task, so calls in a stream find one), a rest of 10 µs is enough. The
 // prefix's first chunk is sized by the pace that the last call made with the
 // same function measured (a small table keyed by the function's code), about
-// 5 µs' worth, so that a short call runs as one chunk and reads the clock
-// twice; a pace that changed more than twofold is trusted again only once a
-// call confirms it, and a call whose elements became dearer than that pace
-// says runs at most 6.25 µs of work at the old pace alone before its prefix
-// sees the change (elements a thousand times dearer: about 6 ms). A piece
+// 5 µs' worth, so that a short call runs as one chunk, and reads the clock
+// twice in one call of eight, drawn at random (the others run untimed); a
+// pace that changed more than twofold is trusted again only once a call
+// confirms it, and a call whose elements became dearer than that pace says
+// runs at most 6.25 µs of work at the old pace alone before its prefix sees
+// the change (elements a thousand times dearer: about 6 ms), and untimed
+// calls as long, some eight of them, before one that times itself does. A piece
 // that has started still answers demand: it runs in steps (the first about 100 µs' worth, or all of
 // it, at the pace of the step before it on its goroutine when that step ended
 // where the piece begins, as it does for the second half of a cut, else a
@@ -157,8 +159,8 @@
 // timed prefix (BenchmarkSmallCall, ForRange over one element), plus any
 // closure it builds around f (Map and MapReduce build one): the call's record
 // stays on the caller's stack unless the call forks. A call of more elements
-// also reads the clock, twice once its function's pace is known (about 35 ns
-// a read: BenchmarkClock), and
+// also reads the clock, once its function's pace is known twice in one call
+// of eight (about 35 ns a read: BenchmarkClock), and
 // Map, like every function that takes f,
 // calls f through a function value, which the compiler cannot inline: on a
 // body as cheap as x*2 that is about 1 ns per element (BenchmarkSmallMap: the
