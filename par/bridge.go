@@ -186,9 +186,10 @@ func (b *body[R]) join(left, right R) R {
 // or a wait, is charged to it, which can only shorten the steps after it).
 // The pace of each step is left in w (sched.Pace) for the next leaf. Between
 // two steps the leaf looks once whether another participant of the pool has
-// nothing to do (sched.Worker.Hungry) and, if so and if no job of its own
-// waits unstolen in its deque, cuts what it has left in two and forks the
-// right part, as a cut of the splitter would. Results combine in order. A
+// nothing to do (sched.Worker.Hungry) and, if so, if no job of its own
+// waits unstolen in its deque, and if half of what it has left holds
+// split.MinPiece of work at its last step's pace, cuts what it has left in
+// two and forks the right part, as a cut of the splitter would. Results combine in order. A
 // step that ends where the work done has covered a stretch (b.cover) takes
 // that stretch in, and its pace counts it. With a fixed tree the steps and
 // the cut are nodes of the canonical tree (descend).
@@ -217,9 +218,10 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 		if cur >= hi || b.done(cur) {
 			return acc
 		}
+		last := step
 		step = sp.NextStep(step, el, hi-cur)
 		t = now
-		if sp.CanHalve(hi-cur) && w.Hungry() && w.Len() == 0 {
+		if sp.CanHalve(hi-cur) && w.Hungry() && w.Len() == 0 && sp.WorthHalving(hi-cur, last, el) {
 			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b)
 			return b.join(b.join(acc, left), right)
 		}

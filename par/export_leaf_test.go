@@ -31,6 +31,19 @@ func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
 	})
 }
 
+// RunLeafHungry is RunLeaf for a leaf of range body f, reading time from
+// clock.
+func RunLeafHungry(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
+	p.p.Run(func(w *sched.Worker) {
+		for !w.Hungry() {
+			runtime.Gosched()
+		}
+		sp := split.New(1, 1, 0)
+		sp.TrySplit(n, false) // spends the budget of one cut
+		leaf(w, 0, n, sp, &body[struct{}]{each: f}, clock)
+	})
+}
+
 // RunLeafClocked runs f over [0, n) as one leaf of the bridge on a seat of p,
 // reading time from clock, without waiting for hunger: on a pool none of
 // whose participants is hungry it only steps.

@@ -120,7 +120,10 @@ func TestRunningLeafGivesHalfToHungryWorker(t *testing.T) {
 					return
 				}
 				if i < 4 {
-					return // the first step, before the leaf looks for hunger
+					// The first step, before the leaf looks for hunger: dear
+					// enough that the rest is worth halving (split.MinPiece).
+					time.Sleep(10 * time.Microsecond)
+					return
 				}
 				for started.Load() == 0 {
 					if time.Now().After(deadline) {
@@ -134,6 +137,26 @@ func TestRunningLeafGivesHalfToHungryWorker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunningLeafKeepsACheapRest: a running leaf gives nothing away when
+// half of what it has left holds less than split.MinPiece of work at the
+// pace of its last step, however hungry the pool (a fork, its steal and its
+// join would cost more than the half), and gives half away when it holds
+// more.
+func TestRunningLeafKeepsACheapRest(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	const n = 1500
+	forks := func(perElem time.Duration) uint64 {
+		c := fakeclock.New()
+		before := p.Stats().Total()
+		par.RunLeafHungry(p, n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(perElem)) })
+		after := p.Stats().Total()
+		return after.Inline - before.Inline + after.Tasks - before.Tasks
+	}
+	assert.Zero(t, forks(time.Nanosecond), "1.5 µs in all: nothing worth giving away")
+	assert.NotZero(t, forks(10*time.Nanosecond), "15 µs in all: half of the rest given away")
 }
 
 // TestPrefixRunsItsPlan: the prefix of a call runs alone the chunks that

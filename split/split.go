@@ -11,6 +11,7 @@ type Splitter struct {
 	splits int // cuts this piece may still make without being stolen
 	refill int // the budget a stolen piece is refilled to; 0: a fixed grain
 	min    int // no half shorter than this
+	cut    int // nor from TrySplit shorter than this: MinPiece at the prefix's pace
 	max    int // pieces longer than this are cut regardless of the budget; 0: no limit
 }
 
@@ -29,18 +30,35 @@ const MaxLeavesPerWorker = 128
 // (Fixed). Otherwise no piece is shorter than minLen, and if prefix is a
 // measured pace (Prefix.Pace), leaves are bounded to about LeafTarget at that
 // pace, but to no fewer elements than make MaxLeavesPerWorker leaves per
-// participant. With a budget of one for a pool of one worker, a call on two
+// participant, and no cut makes halves of less than MinPiece at it. With a budget of one for a pool of one worker, a call on two
 // cores was cut into two pieces and its end waited for the slower one: hence
 // the caller counts.
 func ForRange(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
 	}
-	maxLeaf := 0
+	maxLeaf, cut := 0, 0
 	if prefix.N > 0 {
 		maxLeaf = max(prefix.elems(LeafTarget), n/(participants*MaxLeavesPerWorker), 1)
+		cut = prefix.elems(MinPiece)
 	}
-	return New(participants, minLen, maxLeaf)
+	s := New(participants, minLen, maxLeaf)
+	s.cut = cut
+	return s
+}
+
+// MinPiece is the least work, at the pace measured, that a cut or a running
+// leaf gives away as a piece of its own (see the package doc, "Cutting"):
+// TrySplit judges by the prefix's pace (ForRange), and a running leaf by the
+// pace of its last step (WorthHalving), which follows cost that climbs along
+// the range.
+const MinPiece = 1 * time.Microsecond
+
+// WorthHalving reports whether a running leaf with rest elements left, whose
+// last step of step elements took el, may give half of them away: the half
+// holds MinPiece or more at that pace, or the clock could not tell (el <= 0).
+func (s Splitter) WorthHalving(rest, step int, el time.Duration) bool {
+	return el <= 0 || step <= 0 || float64(rest)*float64(el) >= float64(2*MinPiece)*float64(step)
 }
 
 // New returns an adaptive splitter of a whole range with a budget of
@@ -79,7 +97,7 @@ func (s Splitter) AtLeast(m int) Splitter {
 // so updates s to be the state of each half. stolen says whether the piece
 // runs on another goroutine than the one that made it.
 func (s *Splitter) TrySplit(n int, stolen bool) bool {
-	if n/2 < s.min {
+	if n/2 < max(s.min, s.cut) {
 		return false
 	}
 	if s.max > 0 && n > s.max {

@@ -3,6 +3,7 @@ package split_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/split"
@@ -140,6 +141,47 @@ func TestPacedLeaves(t *testing.T) {
 	t.Run("a grain", func(t *testing.T) {
 		require.Equal(t, split.Fixed(100), split.ForRange(parts, n, 7, 100, at(1)))
 	})
+}
+
+// TestCutsKeepMinPiece: after a timed prefix, cuts, even of pieces stolen
+// every time, leave no piece with less than MinPiece of work at the prefix's
+// pace (W1's body over 30,000 elements made pieces of a few hundred
+// nanoseconds, and some 28 forks a call); without a pace, only the minimum
+// length bounds them.
+func TestCutsKeepMinPiece(t *testing.T) {
+	const n = 1 << 16
+	busy := func(int) bool { return true }
+	for _, perPiece := range []int{1, 100, 1000, 5000} {
+		pace := split.Pace{N: perPiece, D: split.MinPiece} // perPiece elements a MinPiece
+		ls := leaves(split.ForRange(2, n, 1, 0, pace), n, busy)
+		require.Equal(t, n, sum(ls))
+		for _, l := range ls {
+			require.GreaterOrEqual(t, l, perPiece, "%d elements a MinPiece: leaves %v", perPiece, ls)
+		}
+		require.Greater(t, len(ls), n/(4*perPiece), "%d elements a MinPiece: still cut while stolen", perPiece)
+	}
+	ls := leaves(split.ForRange(2, n, 1, 0, split.Pace{}), n, busy)
+	require.Contains(t, ls, 1, "no pace: cut to the minimum length")
+}
+
+// TestWorthHalving: a running leaf gives half of its rest away only if the
+// half holds MinPiece or more at the pace of its last step, or the clock
+// could not time that step.
+func TestWorthHalving(t *testing.T) {
+	sp := split.New(2, 1, 0)
+	for _, c := range []struct {
+		rest, step int
+		el         time.Duration
+		want       bool
+	}{
+		{rest: 2000, step: 1000, el: split.MinPiece, want: true},        // 2 MinPiece left: halves of one
+		{rest: 1999, step: 1000, el: split.MinPiece, want: false},       // just short
+		{rest: 2, step: 1, el: split.MinPiece, want: true},              // dear elements: two of them
+		{rest: 1 << 20, step: 1 << 20, el: split.MinPiece, want: false}, // cheap ones: not even a million
+		{rest: 10, step: 1000, el: 0, want: true},                       // the clock could not tell
+	} {
+		require.Equal(t, c.want, sp.WorthHalving(c.rest, c.step, c.el), "rest %d after a step of %d in %v", c.rest, c.step, c.el)
+	}
 }
 
 // TestAtLeast: a splitter raised to a minimum length makes no shorter piece,
