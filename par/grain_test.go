@@ -295,10 +295,7 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
 	var chunks [][2]int
-	f := func(lo, hi int) {
-		chunks = append(chunks, [2]int{lo, hi})
-		c.Charge(lo, hi, fakeclock.Uniform(cost))
-	}
+	f := chunkRecorder(c, &cost, &chunks)
 	call := func(n int, prefix func(int, func() time.Time, func(lo, hi int), ...par.Option) int) (hi, reads int) {
 		chunks = nil
 		r0 := c.Reads
@@ -333,6 +330,15 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	assert.Equal(t, [2]int{0, int(split.FirstLook / cost)}, chunks[0], "FirstLook at the new pace")
 }
 
+// chunkRecorder returns a range body that appends each chunk it is given to
+// *chunks and charges c *cost an element.
+func chunkRecorder(c *fakeclock.Clock, cost *time.Duration, chunks *[][2]int) func(lo, hi int) {
+	return func(lo, hi int) {
+		*chunks = append(*chunks, [2]int{lo, hi})
+		c.Charge(lo, hi, fakeclock.Uniform(*cost))
+	}
+}
+
 // TestShortCallsTimeThemselvesNowAndThen: a call that its site's pace says
 // ends in one chunk reads the clock only when the draw says so, one call in
 // eight, and learns only then: the others run the one chunk untimed and leave
@@ -344,10 +350,7 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
 	var chunks [][2]int
-	f := func(lo, hi int) {
-		chunks = append(chunks, [2]int{lo, hi})
-		c.Charge(lo, hi, fakeclock.Uniform(cost))
-	}
+	f := chunkRecorder(c, &cost, &chunks)
 	par.Prefix(100, c.Read, f) // blind: timed, and it learns
 	require.Equal(t, 1000*cost, par.SitePace(f))
 
