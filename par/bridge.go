@@ -189,10 +189,10 @@ func (b *body[R]) join(left, right R) R {
 // nothing to do (sched.Worker.Hungry) and, if so, if no job of its own
 // waits unstolen in its deque, and if half of what it has left holds
 // split.MinPiece of work at its last step's pace, cuts what it has left in
-// two and forks the right part, as a cut of the splitter would. Results combine in order. A
-// step that ends where the work done has covered a stretch (b.cover) takes
-// that stretch in, and its pace counts it. With a fixed tree the steps and
-// the cut are nodes of the canonical tree (descend).
+// two and forks the right part, as a cut of the splitter would. Results
+// combine in order. A step that ends where the work done has covered a
+// stretch (b.cover) takes that stretch in, and its pace counts it. With a
+// fixed tree the steps and the cut are nodes of the canonical tree (descend).
 func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clock func() time.Time) R {
 	if b.fixedTree {
 		return descend(w, lo, hi, sp.TreeStep(hi-lo), sp, b)

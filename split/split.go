@@ -30,9 +30,9 @@ const MaxLeavesPerWorker = 128
 // (Fixed). Otherwise no piece is shorter than minLen, and if prefix is a
 // measured pace (Prefix.Pace), leaves are bounded to about LeafTarget at that
 // pace, but to no fewer elements than make MaxLeavesPerWorker leaves per
-// participant, and no cut makes halves of less than MinPiece at it. With a budget of one for a pool of one worker, a call on two
-// cores was cut into two pieces and its end waited for the slower one: hence
-// the caller counts.
+// participant, and no cut makes halves of less than MinPiece at it. With a
+// budget of one for a pool of one worker, a call on two cores was cut into
+// two pieces and its end waited for the slower one: hence the caller counts.
 func ForRange(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
