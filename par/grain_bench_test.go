@@ -162,3 +162,24 @@ func BenchmarkClock(b *testing.B) {
 		}
 	})
 }
+
+var forkSink uint64
+
+// BenchmarkForksShortCall is a stream of calls of W1's body over 30,000
+// elements (W11's size of W1 that lost the most) on a pool of one worker,
+// which searches between the calls and so is always there to take a fork:
+// the regime where pieces got small. It reports the forks a call (the pool's
+// Tasks and Inline), which split.MinPiece bounds.
+func BenchmarkForksShortCall(b *testing.B) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	const n = 30_000
+	add := func(x, y uint64) uint64 { return x + y }
+	before := p.Stats().Total()
+	for b.Loop() {
+		forkSink = par.ReduceRange(n, 0, squares, add, par.OnPool(p))
+	}
+	after := p.Stats().Total()
+	forks := after.Tasks - before.Tasks + after.Inline - before.Inline
+	b.ReportMetric(float64(forks)/float64(b.N), "forks/op")
+}

@@ -24,11 +24,11 @@ import (
 // not under the race detector, which makes them about ten times slower.
 func full() bool { return !testing.Short() && !raceEnabled }
 
-// bigN is the largest input of the table-driven tests. At full size it was
-// 1,000,000, and the package's tests took 101 s, the longest step of CI's
-// run of go test ./... (69 s with 300,000), in a budget of 15 minutes that
-// it nearly filled. Only the adaptive setups reach it (variants); the fixed
-// grains, which make a piece of every few elements, stop at 100,000.
+// bigN is the largest input of the table-driven tests. The package's tests
+// are the longest part of CI's run of go test ./...: 69 s with 300,000 at
+// full size, 101 s with 1,000,000, in a budget of 15 minutes for all of CI.
+// Only the adaptive setups reach it (variants); the fixed grains, which make
+// a piece of every few elements, stop at 100,000.
 func bigN() int {
 	if full() {
 		return 300_000

@@ -58,7 +58,7 @@ const MinPiece = 1 * time.Microsecond
 // last step of step elements took el, may give half of them away: the half
 // holds MinPiece or more at that pace, or the clock could not tell (el <= 0).
 func (s Splitter) WorthHalving(rest, step int, el time.Duration) bool {
-	return el <= 0 || step <= 0 || float64(rest)*float64(el) >= float64(2*MinPiece)*float64(step)
+	return el <= 0 || float64(rest)*float64(el) >= float64(2*MinPiece)*float64(step)
 }
 
 // New returns an adaptive splitter of a whole range with a budget of

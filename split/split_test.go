@@ -145,8 +145,7 @@ func TestPacedLeaves(t *testing.T) {
 
 // TestCutsKeepMinPiece: after a timed prefix, cuts, even of pieces stolen
 // every time, leave no piece with less than MinPiece of work at the prefix's
-// pace (W1's body over 30,000 elements made pieces of a few hundred
-// nanoseconds, and some 28 forks a call); without a pace, only the minimum
+// pace (see the package doc, "Cutting"); without a pace, only the minimum
 // length bounds them.
 func TestCutsKeepMinPiece(t *testing.T) {
 	const n = 1 << 16
