@@ -150,8 +150,11 @@ func TestRunningLeafKeepsACheapRest(t *testing.T) {
 	const n = 1500
 	forks := func(perElem time.Duration) uint64 {
 		c := fakeclock.New()
+		var mu sync.Mutex // a forked half runs on the worker, and charges the clock there
+		read := func() time.Time { mu.Lock(); defer mu.Unlock(); return c.Read() }
+		charge := func(lo, hi int) { mu.Lock(); defer mu.Unlock(); c.Charge(lo, hi, fakeclock.Uniform(perElem)) }
 		before := p.Stats().Total()
-		par.RunLeafHungry(p, n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(perElem)) })
+		par.RunLeafHungry(p, n, read, charge)
 		after := p.Stats().Total()
 		return after.Inline - before.Inline + after.Tasks - before.Tasks
 	}
