@@ -380,7 +380,9 @@ var drawTimed = rand.Uint32
 // settled or stopped at hi. The first chunk is sized by the pace that the
 // call's site measured before (site.go), and the pace this prefix measures
 // is left there for the next call. The prefix is warm (split.Prefix.Warm)
-// when a worker of the call's pool is searching as the call begins. A chunk
+// when a worker of the call's pool is spare as the call begins
+// (sched.Pool.Spare), and goes on alone past its end (split.Prefix.Stay)
+// while the pool has more calls in progress than processors. A chunk
 // that ends where the work done has covered a stretch takes it in (b.cover,
 // split.Prefix.Cover).
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
@@ -388,24 +390,28 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		return b.fold(0, n), n, pf // one chunk whatever the pace: nothing to time or learn
 	}
 	st := siteOf(b.siteKey())
-	expect := st.pace()
-	warm := expect.D == 0 && c.searching() > 0 // before the clock starts: the lookup of the default pool is not the body's time
+	var pool *sched.Pool
 	pf = split.NewPrefix(n, c.minLen, time.Time{})
-	pf.Expect(expect)
-	if pf.End() == n && drawTimed()%timedOneIn != 0 {
-		// Known to be short: one chunk, untimed.
-		acc, hi = b.cover(b.fold(0, n), n, n)
-		return acc, hi, pf
+	pf.Expect(st.pace())
+	if pf.End() == n {
+		if drawTimed()%timedOneIn != 0 {
+			// Known to be short: one chunk, untimed.
+			acc, hi = b.cover(b.fold(0, n), n, n)
+			return acc, hi, pf
+		}
+	} else {
+		// A call that may outlast its first chunk counts among its pool's
+		// calls in progress (sched.Pool.Spare) and is warm if that pool
+		// has a spare searcher. Looked up before the clock starts: the
+		// lookup of the default pool is not the body's time.
+		pool = c.lookup()
+		pool.Arrive()
+		defer pool.Depart()
+		if pool.Spare() > 0 {
+			pf.Warm()
+		}
 	}
 	pf.Begin(clock())
-	if expect.D != 0 && pf.End() < n {
-		// Looked up only by a call that may outlast its first chunk; its
-		// cost, tens of nanoseconds, is a small part of that chunk's FirstLook.
-		warm = c.searching() > 0
-	}
-	if warm {
-		pf.Warm()
-	}
 	acc, hi = b.cover(b.fold(0, pf.End()), pf.End(), n)
 	pf.Cover(hi)
 	for {
@@ -417,8 +423,11 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		}
 		now := clock()
 		if !pf.Next(now) {
-			st.learn(pf.Measured(now))
-			return acc, hi, pf
+			if pool == nil || !pool.Oversubscribed() {
+				st.learn(pf.Measured(now))
+				return acc, hi, pf
+			}
+			pf.Stay(now)
 		}
 		lo := hi
 		hi = pf.End()
@@ -459,12 +468,12 @@ func parallel[R any](c *config, lo, hi int, b *body[R], pace split.Pace) R {
 	return r
 }
 
-// searching returns how many workers of the call's pool are searching.
-func (c *config) searching() int {
+// lookup returns the call's pool.
+func (c *config) lookup() *sched.Pool {
 	if c.pool != nil {
-		return c.pool.p.Searching()
+		return c.pool.p
 	}
-	return c.defaultPool().Searching()
+	return c.defaultPool()
 }
 
 // defaultPool returns the default pool, looked up once a call: the lookup

@@ -79,13 +79,28 @@ func SetDrawTimed(draw func() uint32) (restore func()) {
 	return func() { drawTimed = rand.Uint32 }
 }
 
+// Crowd counts on p as many calls in progress as there are processors,
+// until the returned function ends them: a call made meanwhile is one more
+// than the processors (sched.Pool.Oversubscribed).
+func Crowd(p *Pool) (end func()) {
+	k := runtime.GOMAXPROCS(0)
+	for range k {
+		p.p.Arrive()
+	}
+	return func() {
+		for range k {
+			p.p.Depart()
+		}
+	}
+}
+
 // PrefixAgain is Prefix keeping what the site learned before. It begins
 // once no worker of the call's pool searches, so that the prefix is cold:
 // a new pool's workers search before they first park, which made
 // TestPrefixRunsItsPlan fail now and then.
 func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	c := configure(opts)
-	for c.searching() > 0 {
+	for c.lookup().Searching() > 0 {
 		runtime.Gosched()
 	}
 	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it

@@ -201,6 +201,33 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 	}
 }
 
+// TestPrefixStaysAloneWhileCallersFillTheProcessors: a call made while its
+// pool has as many calls in progress as processors hands no rest over, since
+// no processor is left to run it sooner than the caller: it runs its range
+// alone, in chunks of PrefixBudget's worth at its pace, looking again once a
+// chunk whether one is free. The same call with processors to spare hands
+// its rest over once its budget is spent.
+func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
+	const n = 10_000 // a microsecond each
+	pool := par.NewPool(par.Workers(1))
+	defer pool.Close()
+	run := func() (hi, reads int) {
+		c := fakeclock.New()
+		hi = par.Prefix(n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(time.Microsecond)) }, par.OnPool(pool))
+		return hi, c.Reads
+	}
+	hi, _ := run()
+	require.Less(t, hi, n, "with processors to spare, the prefix hands its rest over")
+	end := par.Crowd(pool)
+	hi, reads := run()
+	end()
+	require.Equal(t, n, hi, "with every processor taken, the prefix runs the whole call")
+	looks := int(n * time.Microsecond / split.PrefixBudget)
+	assert.InDelta(t, looks, reads, 20, "clock reads: one a chunk of PrefixBudget")
+	hi, _ = run()
+	require.Less(t, hi, n, "once the other calls ended, the prefix hands its rest over again")
+}
+
 // TestCoveredStretchIsOneStep: where the work of a step has covered a
 // stretch after it (the positions of a long line that the piece where it
 // starts read to its end: internal/cover), the bridge folds the stretch as

@@ -21,7 +21,9 @@
 // second core. A warm prefix (Prefix.Warm: a worker of the pool is searching
 // as the call begins, and takes a fork with no wake-up) hands over a rest of
 // twice WarmLook (10 µs) as soon as a chunk of an eighth of it has timed the
-// pace. Its pace also bounds the leaves (below).
+// pace. A prefix that ends while its call's pool has no processor to spare
+// can go on alone instead (Prefix.Stay), a chunk of PrefixBudget's worth at
+// a time. Its pace also bounds the leaves (below).
 //
 // # Cutting (Splitter)
 //

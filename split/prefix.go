@@ -176,6 +176,24 @@ func (p *Prefix) Next(now time.Time) bool {
 	return true
 }
 
+// Stay plans one more chunk, [old End, End()), after Next reported at time
+// now that the prefix ends, for a call that goes on alone instead (its pool
+// has no processor to spare): PrefixBudget's worth at the pace so far, so
+// that the call looks again that often whether to hand the rest over.
+func (p *Prefix) Stay(now time.Time) {
+	p.prev = now
+	lo := p.end
+	k := p.first
+	if p.el > 0 {
+		k = max(k, int(int64(p.end)*int64(PrefixBudget)/int64(p.el)))
+	}
+	p.end = min(p.n, lo+k)
+	if p.n-p.end < p.first {
+		p.end = p.n
+	}
+	p.last = p.end - lo
+}
+
 // longRest reports whether the rest takes LongCall or more at the pace so far.
 func (p *Prefix) longRest() bool {
 	return float64(p.el)*float64(p.n-p.end) >= float64(LongCall)*float64(p.end)

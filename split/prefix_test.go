@@ -129,6 +129,51 @@ func TestPrefixMinLen(t *testing.T) {
 	}
 }
 
+// TestPrefixStay: a prefix that Next has ended can go on alone (a call whose
+// pool has no processor to spare), a chunk of PrefixBudget's worth at the
+// pace so far at a time, so that it looks again that often, until the call
+// is done; no chunk, and no rest, shorter than the minimum length.
+func TestPrefixStay(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		n, minLen          int
+		cost               time.Duration
+		minLooks, maxLooks int // chunks that Stay plans
+	}{
+		{"1 µs elements", 1000, 1, time.Microsecond, 45, 50},
+		{"27 ns elements", 20_000, 1, 27, 24, 28},
+		{"minimum length", 1000, 200, time.Microsecond, 3, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := fakeclock.New()
+			pf, _ := runPrefix(tc.n, tc.minLen, c, fakeclock.Uniform(tc.cost))
+			require.Less(t, pf.End(), tc.n, "the prefix should end before the call does")
+			looks := 0
+			for pf.End() < tc.n {
+				lo := pf.End()
+				if pf.Next(c.Read()) { // a rest too short to hand over
+					require.Less(t, tc.n-lo, 2*tc.minLen, "Next planned a chunk after the prefix's budget was spent")
+					c.Charge(lo, pf.End(), fakeclock.Uniform(tc.cost))
+					continue
+				}
+				pf.Stay(c.Read())
+				require.Greater(t, pf.End(), lo, "Stay planned nothing")
+				require.GreaterOrEqual(t, pf.End()-lo, tc.minLen, "a chunk under the minimum length")
+				if rest := tc.n - pf.End(); rest > 0 {
+					require.GreaterOrEqual(t, rest, tc.minLen, "a rest under the minimum length")
+				}
+				work := time.Duration(pf.End()-lo) * tc.cost
+				bound := max(split.PrefixBudget*5/4, time.Duration(2*tc.minLen-1)*tc.cost) // a rest under minLen joins the chunk
+				require.LessOrEqual(t, work, bound, "a chunk of %v, past the budget", work)
+				c.Charge(lo, pf.End(), fakeclock.Uniform(tc.cost))
+				looks++
+			}
+			assert.GreaterOrEqual(t, looks, tc.minLooks, "too few looks")
+			assert.LessOrEqual(t, looks, tc.maxLooks, "too many looks")
+		})
+	}
+}
+
 // TestWarmPrefix: a call that begins while a worker of its pool searches
 // hands its rest over as soon as a chunk long enough to time has shown that
 // the rest takes twice WarmLook or more, and not otherwise: a short call

@@ -19,6 +19,7 @@ type Pool struct {
 	workers []*Worker // the pool's own, table[:n]
 	epoch   time.Time
 	fake    func() int64 // a test's clock for the linger (see clock), or nil
+	procs   int64        // runtime.GOMAXPROCS(0) when the pool started
 
 	// table lists every worker then every seat; it only grows, copy on write
 	// under mu, so that thieves read it without a lock.
@@ -32,6 +33,7 @@ type Pool struct {
 	inject     injector
 	closed     atomic.Bool
 	calls      atomic.Int64 // top-level calls in progress
+	early      atomic.Int64 // callers between Arrive and Depart
 	callIDs    atomic.Uint64
 	wg         sync.WaitGroup
 
@@ -56,7 +58,7 @@ func newPool(n int, fake func() int64) *Pool {
 	if n <= 0 {
 		n = DefaultWorkers()
 	}
-	p := &Pool{n: n, epoch: time.Now(), fake: fake}
+	p := &Pool{n: n, epoch: time.Now(), fake: fake, procs: int64(runtime.GOMAXPROCS(0))}
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = newWorker(p, i, true)

@@ -293,6 +293,39 @@ func TestLingerBound(t *testing.T) {
 	lingering("before Close")
 }
 
+// TestSpareLeavesProcessorsToCallers: a searching worker is spare only while
+// fewer calls are in progress, seats and callers between Arrive and Depart,
+// than there are processors, and more calls than processors oversubscribe
+// the pool.
+func TestSpareLeavesProcessorsToCallers(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 {
+		t.Skip("needs two processors: one for a call, one spare")
+	}
+	var now atomic.Int64 // stays at 0: the worker searches until Close
+	p := sched.NewClocked(1, now.Load)
+	defer p.Close()
+	waitFor(t, "the worker to search", func() bool { return p.Searching() == 1 })
+	require.Equal(t, 1, p.Spare(), "no call in progress")
+	p.Run(func(*sched.Worker) {
+		for range procs - 2 {
+			p.Arrive()
+		}
+		require.Equal(t, 1, p.Spare(), "%d calls on %d processors", procs-1, procs)
+		p.Arrive()
+		require.Zero(t, p.Spare(), "%d calls on %d processors", procs, procs)
+		require.False(t, p.Oversubscribed(), "%d calls on %d processors", procs, procs)
+		p.Arrive()
+		require.True(t, p.Oversubscribed(), "%d calls on %d processors", procs+1, procs)
+		for range procs {
+			p.Depart()
+		}
+		require.Equal(t, 1, p.Spare(), "the seat's call alone")
+	})
+	require.Equal(t, 1, p.Spare(), "every call ended")
+	require.False(t, p.Oversubscribed(), "every call ended")
+}
+
 func TestParkedPoolSleeps(t *testing.T) {
 	p := newPool(t, 4)
 	p.Run(func(w *sched.Worker) { fib(w, 20) })

@@ -131,6 +131,33 @@ func (p *Pool) wakeOne() {
 // load. Any goroutine.
 func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapshot; orders nothing
 
+// Spare returns how many pool workers are searching for work, or 0 when the
+// calls in progress (those with a seat, and callers between Arrive and
+// Depart) are as many as the processors (runtime.GOMAXPROCS when the pool
+// started): those callers then keep every processor busy, and a job pushed
+// for a searcher waits for one of them to yield its processor. Three loads.
+// Any goroutine.
+func (p *Pool) Spare() int {
+	if p.calls.Load()+p.early.Load() >= p.procs {
+		return 0
+	}
+	return p.Searching()
+}
+
+// Oversubscribed reports whether more calls are in progress (those with a
+// seat, and callers between Arrive and Depart) than there are processors:
+// a call that forks then only adds to what waits for one. Two loads. Any
+// goroutine.
+func (p *Pool) Oversubscribed() bool { return p.calls.Load()+p.early.Load() > p.procs }
+
+// Arrive counts a caller that works on a call of p without a seat (package
+// par's timed prefix) among the calls in progress that Spare sees, until
+// Depart. Any goroutine.
+func (p *Pool) Arrive() { p.early.Add(1) }
+
+// Depart ends what Arrive counted. Any goroutine.
+func (p *Pool) Depart() { p.early.Add(-1) }
+
 // startSearching counts the calling worker as a searcher unless half the
 // workers already search (the rule of the Go scheduler's spinning threads),
 // and reports whether it did.
