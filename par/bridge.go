@@ -362,10 +362,9 @@ func monotonic() time.Time { return clockBase.Add(time.Since(clockBase)) }
 // random by drawTimed, and its site learns from those alone; the others run
 // untimed. The two clock reads alone take 70 ns (go test ./par -run '^$'
 // -bench Clock, impl=Since), 2% of a call of W2's body over 100 elements
-// (3.5 µs, W11 of go run ./bench). A
-// site whose elements become dearer learns it within a few calls, and each
-// of those runs its one chunk alone, as a timed call would
-// (split.FirstLook's bound).
+// (3.5 µs, W11 of go run ./bench). A site whose elements become dearer
+// learns it within a few calls, and each of those runs its one chunk alone,
+// as a timed call would (split.FirstLook's bound).
 const timedOneIn = 8
 
 // drawTimed is the draw of timedOneIn: random bits from a generator of the

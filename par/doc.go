@@ -108,12 +108,14 @@
 // whether a processor has come free. The
 // prefix's first chunk is sized by the pace that the last call made with the
 // same function measured (a small table keyed by the function's code), about
-// 5 µs' worth, so that a short call runs as one chunk, and reads the clock
-// twice in one call of eight, drawn at random (the others run untimed); a
+// 5 µs' worth, or the whole call if that pace says it takes 10.8 µs or less
+// (split.ShortCall, too short to hand a rest over from), so that a short
+// call runs as one chunk, and reads the clock twice in one call of eight,
+// drawn at random (the others run untimed); a
 // pace that changed more than twofold is trusted again only once a call
 // confirms it, and a call whose elements became dearer than that pace says
-// runs at most 6.25 µs of work at the old pace alone before its prefix sees
-// the change (elements a thousand times dearer: about 6 ms), and untimed
+// runs at most 10.8 µs of work at the old pace alone before its prefix sees
+// the change (elements a thousand times dearer: about 11 ms), and untimed
 // calls as long, some eight of them, before one that times itself does. A piece
 // that has started still answers demand: it runs in steps (the first about 100 µs' worth, or all of
 // it, at the pace of the step before it on its goroutine when that step ended

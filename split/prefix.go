@@ -41,9 +41,17 @@ const WarmLook = PrefixBudget / 4
 // first chunk of one element grows eightfold and reads it four or five times
 // in a call of a few microseconds. A fraction of the budget, not all of it,
 // so that a call whose elements have become dearer than its site's pace
-// says runs alone at most FirstLook·5/4 times that factor (a thousand times
-// dearer: about 6 ms) before its prefix sees the change.
+// says runs alone at most ShortCall times that factor (a thousand times
+// dearer: about 11 ms) before its prefix sees the change.
 const FirstLook = PrefixBudget / 4
+
+// ShortCall is the longest call that no prefix hands a rest over from, at
+// its pace: a warm one's least first chunk (an eighth of WarmLook and a
+// quarter more) and twice WarmLook. Expect plans a call that its pace says
+// is no longer as one chunk, which package par runs untimed but for one call
+// in eight, where two chunks read the clock three times and look up the
+// pool (W2's body over 300 elements, 10 µs, in W11 of go run ./bench).
+const ShortCall = WarmLook/8*5/4 + 2*WarmLook
 
 // Prefix is the plan of a call's timed prefix: the chunks [0, End()) that the
 // caller has been told to run alone so far. Its methods take the time of a
@@ -76,9 +84,9 @@ func (p *Prefix) Begin(now time.Time) { p.start, p.prev = now, now }
 // Expect sizes the first chunk, before it runs, by pace, what calls of the
 // same site measured before (the zero Pace: nothing known, the first chunk
 // stays as NewPrefix made it): FirstLook's worth at that pace, or the whole
-// call if what would be left is under a quarter of that, or an eighth of the
-// budget's worth and a quarter more if the rest then promises LongCall,
-// which Next hands over.
+// call if it takes ShortCall or less or what would be left is under a
+// quarter of FirstLook's worth, or an eighth of the budget's worth and a
+// quarter more if the rest then promises LongCall, which Next hands over.
 func (p *Prefix) Expect(pace Pace) {
 	if pace.N <= 0 || pace.D <= 0 || p.end >= p.n {
 		return
@@ -94,7 +102,7 @@ func (p *Prefix) Expect(pace Pace) {
 		k = k8
 	}
 	end := min(p.n, k)
-	if p.n-end < max(p.first, k/4) {
+	if p.n-end < max(p.first, k/4) || p.n <= pace.elems(ShortCall) {
 		end = p.n
 	}
 	p.end, p.last = end, end

@@ -232,10 +232,11 @@ func TestWarmPrefix(t *testing.T) {
 
 // TestPrefixExpect: a prefix told the pace of its site's earlier calls runs
 // FirstLook's worth at that pace as its first chunk (the whole call when
-// little more is left), so that a short call is one chunk; a call that the
+// little more is left, or when it takes ShortCall or less), so that a short
+// call is one chunk; a call that the
 // pace says is long runs only the eighth of the budget that Next needs to
 // hand it over, and a warm one the eighth of WarmLook. A wrong pace costs at
-// most FirstLook·5/4 at the true pace before the prefix sees it, and what
+// most ShortCall at the true pace before the prefix sees it, and what
 // follows is planned as without one. Once caught: a first chunk of one
 // element grew eightfold and read the clock four or five times in calls of
 // 3 to 10 µs (W11 of go run ./bench), 0.8 of the loop's speed.
@@ -262,13 +263,13 @@ func TestPrefixExpect(t *testing.T) {
 		return pf, chunks, c.Elapsed()
 	}
 	t.Run("short calls are one chunk", func(t *testing.T) {
-		for _, n := range []int{1, 2, 50, 100, 125, 155} { // 125 at 40 ns: FirstLook; 156: 5/4 of it
+		for _, n := range []int{1, 2, 50, 100, 125, 156, 200, 269} { // 125 at 40 ns: FirstLook; 269: ShortCall
 			_, chunks, _ := run(n, expected(40), 40)
 			assert.Equal(t, [][2]int{{0, n}}, chunks, "n=%d", n)
 		}
 	})
 	t.Run("longer calls start with FirstLook", func(t *testing.T) {
-		for _, n := range []int{156, 300, 450} { // 450: 18 µs
+		for _, n := range []int{270, 300, 450} { // 450: 18 µs
 			pf, chunks, _ := run(n, expected(40), 40)
 			assert.Equal(t, [2]int{0, 125}, chunks[0], "n=%d", n)
 			assert.Equal(t, n, pf.End(), "n=%d: a cold call under the budget runs alone", n)
@@ -289,9 +290,11 @@ func TestPrefixExpect(t *testing.T) {
 		assert.Equal(t, 20, pf.End())
 		_, chunks, _ = run(1000, expected(42), 40)
 		assert.Len(t, chunks, 1, "a pace that errs 5% dear still times the eighth")
-		pf, chunks, _ = run(200, expected(40), 40) // 8 µs
-		assert.Equal(t, [2]int{0, 125}, chunks[0], "a short warm call: FirstLook")
-		assert.Equal(t, 200, pf.End(), "and alone")
+		_, chunks, _ = run(269, expected(40), 40) // ShortCall
+		assert.Equal(t, [][2]int{{0, 269}}, chunks, "a short warm call: one chunk")
+		pf, chunks, _ = run(300, expected(40), 40) // 12 µs
+		assert.Equal(t, [2]int{0, 20}, chunks[0], "a warm call past ShortCall: an eighth of WarmLook and a quarter more")
+		assert.Less(t, pf.End(), 300, "then the pool")
 		_, chunks, _ = run(100, expected(40), 40)
 		assert.Equal(t, [][2]int{{0, 100}}, chunks)
 	})
@@ -341,7 +344,11 @@ func TestPrefixExpect(t *testing.T) {
 		pf, chunks, el := run(80_000, expected(1), 1000) // 80 µs expected: not long
 		require.Equal(t, [][2]int{{0, 5000}}, chunks, "the first chunk, then the pool")
 		assert.Less(t, pf.End(), 80_000)
-		assert.LessOrEqual(t, el, 1000*split.FirstLook*5/4, "the worst case the doc states")
+		assert.LessOrEqual(t, el, 1000*split.FirstLook*5/4, "the first chunk of a longer call")
+		n := int(split.ShortCall) // at 1 ns an element: a short call
+		_, chunks, el = run(n, expected(1), 1000)
+		require.Equal(t, [][2]int{{0, n}}, chunks, "a short call is one chunk")
+		assert.LessOrEqual(t, el, 1000*split.ShortCall, "the worst case the doc states")
 	})
 	t.Run("elements a thousand times cheaper", func(t *testing.T) {
 		pf, chunks, el := run(1_000_000, expected(1000), 1)
