@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -312,7 +313,13 @@ func (s *suite) callsCurve(b *callsBody, in []int, callers, reps int, prog *prog
 }
 
 // runCalls makes calls calls of implementation k at size n from each of
-// len(sets) goroutines at once, and returns how long they took in all.
+// len(sets) goroutines at once, and returns how long they took in all. With
+// more than one goroutine, each yields its processor after every call, as a
+// handler that waits for its next request would: otherwise the Go scheduler,
+// which preempts a goroutine only after 10 ms, runs two of four to the end
+// of their run and then the other two, and only an implementation that
+// blocks in a call (a WaitGroup, or a caller waiting for a stolen piece) lets
+// the four take turns.
 func runCalls(sets [][]callImpl, k, n, calls int) time.Duration {
 	if len(sets) == 1 {
 		f := sets[0][k].call
@@ -334,6 +341,7 @@ func runCalls(sets [][]callImpl, k, n, calls int) time.Duration {
 			<-start
 			for range calls {
 				f(n)
+				runtime.Gosched()
 			}
 		}()
 	}
