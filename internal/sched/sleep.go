@@ -152,7 +152,8 @@ func (p *Pool) Oversubscribed() bool { return p.calls.Load()+p.early.Load() > p.
 
 // Arrive counts a caller that works on a call of p without a seat (package
 // par's timed prefix) among the calls in progress that Spare sees, until
-// Depart. Any goroutine.
+// Depart. A call made inside another counts again, though the two share a
+// goroutine. Any goroutine.
 func (p *Pool) Arrive() { p.early.Add(1) }
 
 // Depart ends what Arrive counted. Any goroutine.
