@@ -412,7 +412,8 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		// WarmLook, and the first elements of a range may be cheaper than
 		// the rest (W2's are): looked up before the clock started, such a
 		// chunk timed short of its eighth and took a second one before the
-		// hand-over, 4% of a 35 µs call.
+		// hand-over (W2's body over 1,000 elements from one caller, W11 of
+		// go run ./bench: 1.40 of the loop's speed, then 1.25-1.34).
 		if pool == nil {
 			pool = c.lookup()
 		}

@@ -138,7 +138,7 @@ func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapsh
 // for a searcher waits for one of them to yield its processor. Three loads.
 // Any goroutine.
 func (p *Pool) Spare() int {
-	if p.calls.Load()+p.early.Load() >= p.procs {
+	if p.inProgress() >= p.procs {
 		return 0
 	}
 	return p.Searching()
@@ -148,7 +148,11 @@ func (p *Pool) Spare() int {
 // seat, and callers between Arrive and Depart) than there are processors:
 // a call that forks then only adds to what waits for one. Two loads. Any
 // goroutine.
-func (p *Pool) Oversubscribed() bool { return p.calls.Load()+p.early.Load() > p.procs }
+func (p *Pool) Oversubscribed() bool { return p.inProgress() > p.procs }
+
+// inProgress returns the calls in progress: those with a seat, and callers
+// between Arrive and Depart. Two loads, a snapshot. Any goroutine.
+func (p *Pool) inProgress() int64 { return p.calls.Load() + p.early.Load() }
 
 // Arrive counts a caller that works on a call of p without a seat (package
 // par's timed prefix) among the calls in progress that Spare sees, until
