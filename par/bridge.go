@@ -381,7 +381,7 @@ var drawTimed = rand.Uint32
 // is left there for the next call. The prefix is warm (split.Prefix.Warm)
 // when a worker of the call's pool is spare as the call begins
 // (sched.Pool.Spare), and goes on alone past its end (split.Prefix.Stay)
-// while the pool has more calls in progress than processors. A chunk
+// while the pool has no processor to share its rest with (alone). A chunk
 // that ends where the work done has covered a stretch takes it in (b.cover,
 // split.Prefix.Cover).
 func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R, hi int, pf split.Prefix) {
@@ -434,7 +434,7 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		}
 		now := clock()
 		if !pf.Next(now) {
-			if pool == nil || !pool.Oversubscribed() {
+			if !alone(pool, &pf) {
 				st.learn(pf.Measured(now))
 				return acc, hi, pf
 			}
@@ -449,6 +449,16 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		acc, hi = b.cover(acc, hi, n)
 		pf.Cover(hi)
 	}
+}
+
+// alone reports whether a prefix that Next ended goes on alone rather than
+// hand its rest to pool (nil: not looked up, a call planned as one chunk):
+// while more calls are in progress than processors, a fork only adds to what
+// waits for one (sched.Pool.Oversubscribed); while as many, a rest of
+// PrefixBudget or less gains less from a processor that a call might free
+// than its fork costs (split.Prefix.ShortRest).
+func alone(pool *sched.Pool, pf *split.Prefix) bool {
+	return pool != nil && (pool.Oversubscribed() || pool.Full() && pf.ShortRest())
 }
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a body

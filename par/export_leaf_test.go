@@ -79,11 +79,11 @@ func SetDrawTimed(draw func() uint32) (restore func()) {
 	return func() { drawTimed = rand.Uint32 }
 }
 
-// Crowd counts on p as many calls in progress as there are processors,
-// until the returned function ends them: a call made meanwhile is one more
-// than the processors (sched.Pool.Oversubscribed).
-func Crowd(p *Pool) (end func()) {
-	k := runtime.GOMAXPROCS(0)
+// Crowd counts k calls in progress on p, until the returned function ends
+// them: with k = GOMAXPROCS, a call made meanwhile is one more than the
+// processors (sched.Pool.Oversubscribed), and with one less, the one that
+// fills them (sched.Pool.Full).
+func Crowd(p *Pool, k int) (end func()) {
 	for range k {
 		p.p.Arrive()
 	}

@@ -205,27 +205,41 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 // pool has as many calls in progress as processors hands no rest over, since
 // no processor is left to run it sooner than the caller: it runs its range
 // alone, in chunks of PrefixBudget's worth at its pace, looking again once a
-// chunk whether one is free. The same call with processors to spare hands
-// its rest over once its budget is spent.
+// chunk whether one is free. A call that fills the processors itself runs a
+// rest of PrefixBudget or less alone, and hands a longer one over. The same
+// calls with processors to spare hand their rests over once their budget is
+// spent.
 func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
-	const n = 10_000 // a microsecond each
+	procs := runtime.GOMAXPROCS(0)
 	pool := par.NewPool(par.Workers(1))
 	defer pool.Close()
-	run := func() (hi, reads int) {
+	run := func(n int) (hi, reads int) { // a microsecond an element
 		c := fakeclock.New()
 		hi = par.Prefix(n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(time.Microsecond)) }, par.OnPool(pool))
 		return hi, c.Reads
 	}
-	hi, _ := run()
-	require.Less(t, hi, n, "with processors to spare, the prefix hands its rest over")
-	end := par.Crowd(pool)
-	hi, reads := run()
+	const long, short = 10_000, 30 // rests of about 10 ms and 10 µs
+	hi, _ := run(long)
+	require.Less(t, hi, long, "with processors to spare, the prefix hands its rest over")
+	end := par.Crowd(pool, procs)
+	hi, reads := run(long)
 	end()
-	require.Equal(t, n, hi, "with every processor taken, the prefix runs the whole call")
-	looks := int(n * time.Microsecond / split.PrefixBudget)
+	require.Equal(t, long, hi, "with every processor taken, the prefix runs the whole call")
+	looks := int(long * time.Microsecond / split.PrefixBudget)
 	assert.InDelta(t, looks, reads, 20, "clock reads: one a chunk of PrefixBudget")
-	hi, _ = run()
-	require.Less(t, hi, n, "once the other calls ended, the prefix hands its rest over again")
+	hi, _ = run(long)
+	require.Less(t, hi, long, "once the other calls ended, the prefix hands its rest over again")
+
+	end = par.Crowd(pool, procs-1)
+	hi, _ = run(short)
+	require.Equal(t, short, hi, "a call that fills the processors runs a short rest alone")
+	hi, _ = run(long)
+	end()
+	require.Less(t, hi, long, "a call that fills the processors hands a long rest over")
+	if procs > 1 {
+		hi, _ = run(short)
+		require.Less(t, hi, short, "with a processor to spare, the prefix hands a short rest over")
+	}
 }
 
 // TestCoveredStretchIsOneStep: where the work of a step has covered a

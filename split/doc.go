@@ -23,7 +23,8 @@
 // twice WarmLook (10 µs) as soon as a chunk of an eighth of it has timed the
 // pace. A prefix that ends while its call's pool has no processor to spare
 // can go on alone instead (Prefix.Stay), a chunk of PrefixBudget's worth at
-// a time. Its pace also bounds the leaves (below).
+// a time, and so can one whose rest is no longer than PrefixBudget while
+// every processor has a call (Prefix.ShortRest). Its pace also bounds the leaves (below).
 //
 // # Cutting (Splitter)
 //

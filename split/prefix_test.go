@@ -129,6 +129,24 @@ func TestPrefixMinLen(t *testing.T) {
 	}
 }
 
+// TestPrefixShortRest: once Next has ended a prefix, ShortRest says whether
+// the rest takes PrefixBudget or less at the pace so far.
+func TestPrefixShortRest(t *testing.T) {
+	const cost = time.Microsecond
+	seen := map[bool]bool{}
+	for _, n := range []int{25, 30, 35, 40, 45, 50, 60, 100, 1000} {
+		c := fakeclock.New()
+		pf, _ := runPrefix(n, 1, c, fakeclock.Uniform(cost))
+		if pf.End() == n {
+			continue // ended alone: no rest
+		}
+		rest := time.Duration(n-pf.End()) * cost
+		require.Equal(t, rest <= split.PrefixBudget, pf.ShortRest(), "n=%d: a rest of %v", n, rest)
+		seen[pf.ShortRest()] = true
+	}
+	require.True(t, seen[true] && seen[false], "the cases should give both answers: %v", seen)
+}
+
 // TestPrefixStay: a prefix that Next has ended can go on alone (a call whose
 // pool has no processor to spare), a chunk of PrefixBudget's worth at the
 // pace so far at a time, so that it looks again that often, until the call

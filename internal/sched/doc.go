@@ -23,7 +23,7 @@
 // few levels. A pool also counts the calls in progress (seats, and callers
 // that Arrive before they take one) against the processors, so that package
 // par hands no work to a searching worker that no processor is free to run
-// (Spare, Oversubscribed). The fork protocol is in join.go, the records in records.go, a
+// (Spare, Full, Oversubscribed). The fork protocol is in join.go, the records in records.go, a
 // latch for a dynamic number of tasks (a scope) in latch.go, searching,
 // parking and waking in worker.go and sleep.go, the statistics in stats.go.
 //

@@ -295,8 +295,8 @@ func TestLingerBound(t *testing.T) {
 
 // TestSpareLeavesProcessorsToCallers: a searching worker is spare only while
 // fewer calls are in progress, seats and callers between Arrive and Depart,
-// than there are processors, and more calls than processors oversubscribe
-// the pool.
+// than there are processors; as many fill the pool, and more oversubscribe
+// it.
 func TestSpareLeavesProcessorsToCallers(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 {
@@ -312,17 +312,22 @@ func TestSpareLeavesProcessorsToCallers(t *testing.T) {
 			p.Arrive()
 		}
 		require.Equal(t, 1, p.Spare(), "%d calls on %d processors", procs-1, procs)
+		require.False(t, p.Full(), "%d calls on %d processors", procs-1, procs)
 		p.Arrive()
 		require.Zero(t, p.Spare(), "%d calls on %d processors", procs, procs)
+		require.True(t, p.Full(), "%d calls on %d processors", procs, procs)
 		require.False(t, p.Oversubscribed(), "%d calls on %d processors", procs, procs)
 		p.Arrive()
+		require.True(t, p.Full(), "%d calls on %d processors", procs+1, procs)
 		require.True(t, p.Oversubscribed(), "%d calls on %d processors", procs+1, procs)
 		for range procs {
 			p.Depart()
 		}
 		require.Equal(t, 1, p.Spare(), "the seat's call alone")
+		require.False(t, p.Full(), "the seat's call alone")
 	})
 	require.Equal(t, 1, p.Spare(), "every call ended")
+	require.False(t, p.Full(), "every call ended")
 	require.False(t, p.Oversubscribed(), "every call ended")
 }
 

@@ -132,17 +132,23 @@ func (p *Pool) wakeOne() {
 func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapshot; orders nothing
 
 // Spare returns how many pool workers are searching for work, or 0 when the
-// calls in progress (those with a seat, and callers between Arrive and
-// Depart) are as many as the processors (runtime.GOMAXPROCS when the pool
-// started): those callers then keep every processor busy, and a job pushed
+// pool is Full: its callers then keep every processor busy, and a job pushed
 // for a searcher waits for one of them to yield its processor. Three loads.
 // Any goroutine.
 func (p *Pool) Spare() int {
-	if p.inProgress() >= p.procs {
+	if p.Full() {
 		return 0
 	}
 	return p.Searching()
 }
+
+// Full reports whether the calls in progress (those with a seat, and callers
+// between Arrive and Depart) are as many as the processors or more
+// (runtime.GOMAXPROCS when the pool started): each
+// processor then has a call to run, and a job pushed now runs sooner than
+// its caller would run it only if one of those calls ends first. Two loads.
+// Any goroutine.
+func (p *Pool) Full() bool { return p.inProgress() >= p.procs }
 
 // Oversubscribed reports whether more calls are in progress (those with a
 // seat, and callers between Arrive and Depart) than there are processors:
