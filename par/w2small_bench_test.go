@@ -118,3 +118,34 @@ func BenchmarkLookupWhileSearching(b *testing.B) {
 	b.ReportMetric(float64(per[len(per)/2].Nanoseconds()), "p50-ns/read")
 	b.ReportMetric(float64(sum.Nanoseconds())/float64(len(per)), "mean-ns/read")
 }
+
+// BenchmarkNestedShortCalls is W2's body over [0, n) in each of the two
+// elements of a For, against the loop over both. The outer call runs its
+// first element in its prefix, so the inner call there counts as a second
+// call in progress though the two share a goroutine: on two processors it
+// fills the pool (sched.Pool.Full), and runs a rest of PrefixBudget or less
+// alone (split.Prefix.ShortRest) where a processor is in fact free.
+func BenchmarkNestedShortCalls(b *testing.B) {
+	leaf := func(lo, hi int) int {
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += w2Elem(i)
+		}
+		return s
+	}
+	add := func(a, b int) int { return a + b }
+	for _, n := range []int{700, 1000, 1500, 3000} {
+		b.Run(fmt.Sprintf("n=%d/impl=loop", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = callLeaf(leaf, n) + callLeaf(leaf, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=nested", n), func(b *testing.B) {
+			var r [2]int
+			for b.Loop() {
+				par.For(2, func(i int) { r[i] = par.ReduceRange(n, 0, leaf, add) })
+				w2Sink = r[0] + r[1]
+			}
+		})
+	}
+}
