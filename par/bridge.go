@@ -388,11 +388,8 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 	if n < 2*max(1, c.minLen) {
 		return b.fold(0, n), n, pf // one chunk whatever the pace: nothing to time or learn
 	}
-	st := siteOf(b.siteKey())
-	expect := st.pace()
-	pf = split.NewPrefix(n, c.minLen, time.Time{})
-	pf.Expect(expect)
-	if pf.End() == n && drawTimed()%timedOneIn != 0 {
+	st, expect, pf := c.plan(b.siteKey(), n)
+	if pf.End() == n && c.untimed() {
 		// Known to be short: one chunk, untimed.
 		acc, hi = b.cover(b.fold(0, n), n, n)
 		return acc, hi, pf
@@ -449,6 +446,49 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		acc, hi = b.cover(acc, hi, n)
 		pf.Cover(hi)
 	}
+}
+
+// plan returns the site of key, its pace, and the prefix that this pace
+// plans for a call of n elements before the clock starts
+// (split.Prefix.Expect).
+func (c *config) plan(key uintptr, n int) (site, split.Pace, split.Prefix) {
+	st := siteOf(key)
+	expect := st.pace()
+	pf := split.NewPrefix(n, c.minLen, time.Time{})
+	pf.Expect(expect)
+	return st, expect, pf
+}
+
+// untimed draws whether a call that its plan says is short runs untimed: all
+// but one call in timedOneIn, and none that an earlier draw of the same call
+// chose to time itself (oneFold).
+func (c *config) untimed() bool { return !c.timed && drawTimed()%timedOneIn != 0 }
+
+// oneFold reports whether a call of n elements, whose site is key, runs on
+// the caller as one untimed fold with nothing to observe, as runOn and prefix
+// would run it; it decides before the call builds its body, so that a
+// function whose leaf wraps the user's function in a closure (For, Map,
+// ForEach, MapReduce, Count) runs its loop without making one, where the
+// closure, which a fork's heap copy of the body keeps, costs an allocation. A call that it
+// declines for timedOneIn's draw times itself.
+func (c *config) oneFold(key uintptr, n int) bool {
+	if c.labels != nil || c.covered != nil || trace.IsEnabled() {
+		return false
+	}
+	if c.grain > 0 {
+		return n <= c.grain
+	}
+	if n < 2*max(1, c.minLen) {
+		return true
+	}
+	if _, _, pf := c.plan(key, n); pf.End() < n {
+		return false
+	}
+	if c.untimed() {
+		return true
+	}
+	c.timed = true
+	return false
 }
 
 // alone reports whether a prefix that Next ended goes on alone rather than

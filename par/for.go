@@ -18,12 +18,20 @@ func For(n int, f func(i int), opts ...Option) {
 	if n == 0 {
 		return
 	}
-	runLocal(&c, n, &body[struct{}]{name: "par.For", key: siteKey(f), leaf: func(lo, hi int) struct{} {
-		for i := lo; i < hi; i++ {
-			f(i)
-		}
-		return struct{}{}
-	}})
+	key := siteKey(f)
+	if c.oneFold(key, n) {
+		forIndices(0, n, f)
+		return
+	}
+	runLocal(&c, n, &body[struct{}]{name: "par.For", key: key,
+		each: func(lo, hi int) { forIndices(lo, hi, f) }})
+}
+
+// forIndices calls f(i) for every i in [lo, hi): For's loop.
+func forIndices(lo, hi int, f func(i int)) {
+	for i := lo; i < hi; i++ {
+		f(i)
+	}
 }
 
 // ForRange calls f(lo, hi) on pieces [lo, hi) that together cover [0, n)

@@ -424,6 +424,50 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
 }
 
+// TestShortCallDrawsOnce: For, Map, ForEach, MapReduce and Count decide before
+// they build their body whether a short call runs untimed, with the draw
+// that the prefix would make (config.oneFold): a call draws once, whether
+// the draw lets it run untimed or makes it time itself. (A call that its
+// site's pace does not say is short draws nothing, as a call on a loaded
+// machine may measure a pace that says so: each case makes a few calls.)
+func TestShortCallDrawsOnce(t *testing.T) {
+	draws, timed := 0, false
+	defer par.SetDrawTimed(func() uint32 {
+		draws++
+		if timed {
+			return 0
+		}
+		return 1
+	})()
+	xs := make([]int, 100)
+	sq := func(x int) int { return x * x }
+	odd := func(x int) bool { return x%2 == 1 }
+	nop := func(int) {}
+	add := func(a, b int) int { return a + b }
+	for _, c := range []struct {
+		name string
+		call func()
+	}{
+		{"For", func() { par.For(len(xs), nop) }},
+		{"Map", func() { par.Map(xs, sq) }},
+		{"ForEach", func() { par.ForEach(xs, nop) }},
+		{"MapReduce", func() { par.MapReduce(xs, sq, 0, add) }},
+		{"Count", func() { par.Count(xs, odd) }},
+	} {
+		c.call() // blind: it learns its site's pace
+		for _, timed = range []bool{false, true} {
+			drew := false
+			for range 20 {
+				draws = 0
+				c.call()
+				require.LessOrEqual(t, draws, 1, "%s, timed %v: draws a call", c.name, timed)
+				drew = drew || draws == 1
+			}
+			require.True(t, drew, "%s, timed %v: no call drew", c.name, timed)
+		}
+	}
+}
+
 // TestSiteRecords: the records of two sites that share a slot of the table
 // never give one the other's pace; a pace within an eighth of the recorded
 // one leaves the record as it is (callers of one site in a stream would

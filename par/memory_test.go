@@ -196,11 +196,15 @@ func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
 // stays on the caller's stack while the call runs alone, and only a call
 // that forks copies it to the heap for its workers; the copy carries every
 // field. A short call of ReduceRange or ForRange whose function captures
-// nothing then allocates nothing; MapReduce allocates the leaf that wraps f
-// and op. A call of one element runs without timing itself, whatever the
-// machine's load; one of 100 ends in its timed prefix here, but not under the
-// race detector, where the instrumented leaf's learned pace makes it fork.
+// nothing then allocates nothing, and neither does one of For, ForEach,
+// MapReduce or Count (Map, its result), whose leaf would wrap the user's function in a
+// closure: a call that runs untimed as one fold runs their loop without it
+// (config.oneFold; the draw here makes every short call untimed). A call of
+// one element runs without timing itself, whatever the machine's load; one of
+// 100 is short here, but not under the race detector, where the instrumented
+// leaf's learned pace makes it fork.
 func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
+	defer par.SetDrawTimed(func() uint32 { return 1 })()
 	require.Empty(t, par.BodyHeapMissing(), "fields that body.heap does not copy")
 	sizes := []int{1, 100}
 	if raceEnabled {
@@ -210,12 +214,15 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 	sq := func(x int) int { return x * x }
 	leaf := func(lo, hi int) int { return hi - lo }
 	each := func(lo, hi int) { _ = hi - lo }
+	odd := func(x int) bool { return x%2 == 1 }
+	nop := func(int) {}
 	for _, n := range sizes {
 		xs := make([]int, n)
 		for i := range xs {
 			xs[i] = i
 		}
-		var r, m int
+		var r, m, k int
+		var ys []int
 		for _, c := range []struct {
 			name string
 			call func()
@@ -223,12 +230,21 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 		}{
 			{"ReduceRange", func() { r = par.ReduceRange(len(xs), 0, leaf, add) }, 0},
 			{"ForRange", func() { par.ForRange(len(xs), each) }, 0},
-			{"MapReduce", func() { m = par.MapReduce(xs, sq, 0, add) }, 1},
+			{"For", func() { par.For(len(xs), nop) }, 0},
+			{"ForEach", func() { par.ForEach(xs, nop) }, 0},
+			{"MapReduce", func() { m = par.MapReduce(xs, sq, 0, add) }, 0},
+			{"Count", func() { k = par.Count(xs, odd) }, 0},
+			{"Map", func() { ys = par.Map(xs, sq) }, 1}, // its result
 		} {
 			c.call() // the first call of a site learns its pace
 			require.LessOrEqual(t, testing.AllocsPerRun(50, c.call), c.most, "%s of %d: allocations a call", c.name, n)
 		}
 		require.Equal(t, n, r)
 		require.Equal(t, n*(n-1)*(2*n-1)/6, m)
+		require.Equal(t, n/2, k)
+		require.Len(t, ys, n)
+		for i, y := range ys {
+			require.Equal(t, i*i, y)
+		}
 	}
 }
