@@ -133,6 +133,9 @@ func SiteSlot(key uintptr) int {
 // LearnSite records p for key; SiteKeyPace returns what key's record holds.
 func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p) }
 
+// SiteKey returns the key of the site of a call given f.
+func SiteKey[F any](f F) uintptr { return siteKey(f) }
+
 func SiteKeyPace(key uintptr) split.Pace { return siteOf(key).pace() }
 
 // BodyHeapMissing returns the fields of a body that body.heap does not

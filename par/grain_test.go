@@ -424,12 +424,12 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
 }
 
-// TestShortCallDrawsOnce: For, Map, ForEach, MapReduce and Count decide before
-// they build their body whether a short call runs untimed, with the draw
-// that the prefix would make (config.oneFold): a call draws once, whether
-// the draw lets it run untimed or makes it time itself. (A call that its
-// site's pace does not say is short draws nothing, as a call on a loaded
-// machine may measure a pace that says so: each case makes a few calls.)
+// TestShortCallDrawsOnce: For, Map, ForEach, MapReduce and Count decide
+// before they build their body whether a short call runs untimed, with the
+// draw that the prefix would make (config.oneFold): a call draws once,
+// whether the draw lets it run untimed or makes it time itself. Each call's
+// site is told a pace that makes it short first, since a timed call learns
+// its own.
 func TestShortCallDrawsOnce(t *testing.T) {
 	draws, timed := 0, false
 	defer par.SetDrawTimed(func() uint32 {
@@ -444,26 +444,26 @@ func TestShortCallDrawsOnce(t *testing.T) {
 	odd := func(x int) bool { return x%2 == 1 }
 	nop := func(int) {}
 	add := func(a, b int) int { return a + b }
+	short := split.Pace{N: 1000, D: time.Microsecond}
 	for _, c := range []struct {
 		name string
+		key  uintptr
 		call func()
 	}{
-		{"For", func() { par.For(len(xs), nop) }},
-		{"Map", func() { par.Map(xs, sq) }},
-		{"ForEach", func() { par.ForEach(xs, nop) }},
-		{"MapReduce", func() { par.MapReduce(xs, sq, 0, add) }},
-		{"Count", func() { par.Count(xs, odd) }},
+		{"For", par.SiteKey(nop), func() { par.For(len(xs), nop) }},
+		{"Map", par.SiteKey(sq), func() { par.Map(xs, sq) }},
+		{"ForEach", par.SiteKey(nop), func() { par.ForEach(xs, nop) }},
+		{"MapReduce", par.SiteKey(sq), func() { par.MapReduce(xs, sq, 0, add) }},
+		{"Count", par.SiteKey(odd), func() { par.Count(xs, odd) }},
 	} {
-		c.call() // blind: it learns its site's pace
-		for _, timed = range []bool{false, true} {
-			drew := false
-			for range 20 {
-				draws = 0
-				c.call()
-				require.LessOrEqual(t, draws, 1, "%s, timed %v: draws a call", c.name, timed)
-				drew = drew || draws == 1
-			}
-			require.True(t, drew, "%s, timed %v: no call drew", c.name, timed)
+		for _, timed = range []bool{false, true, false} {
+			par.LearnSite(c.key, split.Pace{N: 1, D: time.Hour}) // unsettles a settled record
+			par.LearnSite(c.key, short)
+			par.LearnSite(c.key, short)
+			require.Equal(t, short, par.SiteKeyPace(c.key), "%s: the pace told", c.name)
+			draws = 0
+			c.call()
+			require.Equal(t, 1, draws, "%s, timed %v: draws a call", c.name, timed)
 		}
 	}
 }
