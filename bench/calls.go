@@ -97,6 +97,21 @@ func callsBodies() []*callsBody {
 
 func add(a, b uint64) uint64 { return a + b }
 
+// callsAdd and callsItoa are add and strconv.Itoa as function values that
+// the compiler cannot see through (a package variable may be reassigned), for
+// the floors below: the loop calling a function the way a library that takes
+// it must.
+var (
+	callsAdd  = add
+	callsItoa = strconv.Itoa
+)
+
+// callRange calls body over [0, n) through a function value: the floor of an
+// implementation that runs a closure over the range (ForRange, halves).
+//
+//go:noinline
+func callRange(body func(lo, hi int), n int) { body(0, n) }
+
 // callSumImpls are the implementations of a summed body.
 func (s *suite) callSumImpls(in []int, leaf func(lo, hi int) uint64, elem func(int) uint64) []callImpl {
 	e := s.env
@@ -104,6 +119,14 @@ func (s *suite) callSumImpls(in []int, leaf func(lo, hi int) uint64, elem func(i
 	sum := func() string { return u64String(r) }
 	out := []callImpl{
 		{name: "loop", kind: kindSeq, about: "a plain loop", call: func(n int) { r = leaf(0, n) }},
+		{name: "funcvalue", kind: kindSeq, about: "the loop calling f and add through function values, as MapReduce must: its floor",
+			call: func(n int) {
+				var acc uint64
+				for _, x := range in[:n] {
+					acc = callsAdd(acc, elem(x))
+				}
+				r = acc
+			}},
 		{name: "weft MapReduce", kind: kindWeft, about: "par.MapReduce(xs, f, 0, add)",
 			call: func(n int) { r = par.MapReduce(in[:n], elem, 0, add, s.opts...) }},
 		{name: "weft ReduceRange", kind: kindWeft, about: "par.ReduceRange(n, 0, leaf, add)",
@@ -140,6 +163,18 @@ func (s *suite) callItoaImpls(in []int) []callImpl {
 	}
 	out := []callImpl{
 		{name: "loop", kind: kindSeq, about: "a plain loop", call: func(n int) { r = w7Seq(in[:n]) }},
+		{name: "funcvalue", kind: kindSeq, about: "the loop calling strconv.Itoa through a function value, as Map must: its floor",
+			call: func(n int) {
+				r = make([]string, n)
+				for i, x := range in[:n] {
+					r[i] = callsItoa(x)
+				}
+			}},
+		{name: "closure", kind: kindSeq, about: "the loop as a closure over [0, n), called once through a function value, as ForRange runs it: its floor",
+			call: func(n int) {
+				r = make([]string, n)
+				callRange(itoaRange(r), n)
+			}},
 		{name: "weft Map", kind: kindWeft, about: "par.Map(xs, strconv.Itoa)",
 			call: func(n int) { r = par.Map(in[:n], strconv.Itoa, s.opts...) }},
 		{name: "weft ForRange", kind: kindWeft, about: "par.ForRange(n, ...) writing into a new []string",
