@@ -468,9 +468,9 @@ func (c *config) untimed() bool { return !c.timed && drawTimed()%timedOneIn != 0
 // the caller as one untimed fold with nothing to observe, as runOn and prefix
 // would run it; it decides before the call builds its body, so that a
 // function whose leaf wraps the user's function in a closure (For, Map,
-// ForEach, MapReduce, Count) runs its loop without making one, where the
-// closure, which a fork's heap copy of the body keeps, costs an allocation. A call that it
-// declines for timedOneIn's draw times itself.
+// ForEach, MapReduce, Count) runs its loop without making one: the closure,
+// which a fork's heap copy of the body keeps, costs an allocation. A call
+// that it declines for timedOneIn's draw times itself.
 func (c *config) oneFold(key uintptr, n int) bool {
 	if c.labels != nil || c.covered != nil || trace.IsEnabled() {
 		return false

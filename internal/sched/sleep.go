@@ -144,10 +144,9 @@ func (p *Pool) Spare() int {
 
 // Full reports whether the calls in progress (those with a seat, and callers
 // between Arrive and Depart) are as many as the processors or more
-// (runtime.GOMAXPROCS when the pool started): each
-// processor then has a call to run, and a job pushed now runs sooner than
-// its caller would run it only if one of those calls ends first. Two loads.
-// Any goroutine.
+// (runtime.GOMAXPROCS when the pool started): each processor then has a call
+// to run, and a job pushed now runs sooner than its caller would run it only
+// if one of those calls ends first. Two loads. Any goroutine.
 func (p *Pool) Full() bool { return p.inProgress() >= p.procs }
 
 // Oversubscribed reports whether more calls are in progress (those with a
