@@ -133,6 +133,9 @@ func SiteSlot(key uintptr) int {
 // LearnSite records p for key; SiteKeyPace returns what key's record holds.
 func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p) }
 
+// ForgetSite clears the record in key's slot, whichever site wrote it.
+func ForgetSite(key uintptr) { siteOf(key).slot.Store(0) }
+
 // SiteKey returns the key of the site of a call given f.
 func SiteKey[F any](f F) uintptr { return siteKey(f) }
 

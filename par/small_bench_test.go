@@ -1,6 +1,7 @@
 package par_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/weftgo/weft/par"
@@ -63,23 +64,27 @@ func mapByValue(in []int, f func(int) int) []int {
 }
 
 // BenchmarkSmallCall is the fixed cost of a call that ends within its timed
-// prefix: ForRange over one element against the same body called directly.
+// prefix: ForRange over one element, and over 100 (a call that its site's
+// pace says is short, and runs untimed in seven calls of eight), against the
+// same body called directly.
 func BenchmarkSmallCall(b *testing.B) {
-	out := make([]int, 1)
+	out := make([]int, 100)
 	body := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out[i] = i * 2
 		}
 	}
-	b.Run("impl=direct", func(b *testing.B) {
-		for b.Loop() {
-			body(0, 1)
-		}
-	})
-	b.Run("impl=ForRange", func(b *testing.B) {
-		for b.Loop() {
-			par.ForRange(1, body)
-		}
-	})
+	for _, n := range []int{1, 100} {
+		b.Run(fmt.Sprintf("n=%d/impl=direct", n), func(b *testing.B) {
+			for b.Loop() {
+				body(0, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=ForRange", n), func(b *testing.B) {
+			for b.Loop() {
+				par.ForRange(n, body)
+			}
+		})
+	}
 	smallSink = out
 }
