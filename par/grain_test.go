@@ -472,7 +472,8 @@ func TestShortCallDrawsOnce(t *testing.T) {
 // never give one the other's pace; a pace within an eighth of the recorded
 // one leaves the record as it is (callers of one site in a stream would
 // write its cache line at every call); one more than twofold off unsettles
-// it, and the next within twofold settles it again.
+// it, unless the call that measured it was short at both paces, and the next
+// within twofold settles it again.
 func TestSiteRecords(t *testing.T) {
 	a := uintptr(0x4a1000)
 	b := a + 32
@@ -498,6 +499,20 @@ func TestSiteRecords(t *testing.T) {
 	par.LearnSite(a, split.Pace{N: 1, D: 2 * time.Second})
 	assert.Equal(t, split.Pace{N: 1000, D: 1<<39 - 1}, par.SiteKeyPace(a), "saturated, about 0.55 s an element, and settled")
 	assert.Equal(t, split.Pace{}, par.SiteKeyPace(0), "no site")
+
+	par.ForgetSite(a)
+	par.LearnSite(a, split.Pace{N: 100, D: 1000}) // 10 ns an element
+	par.LearnSite(a, split.Pace{N: 100, D: 3000})
+	assert.Equal(t, split.Pace{N: 1000, D: 30_000}, par.SiteKeyPace(a),
+		"threefold off, measured by a call short at both paces (1 and 3 µs): settled")
+	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a),
+		"threefold off, measured by a call long at the new pace (30 and 100 µs): unsettled")
+	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
+	require.Equal(t, split.Pace{N: 1000, D: 100_000}, par.SiteKeyPace(a), "confirmed: settled")
+	par.LearnSite(a, split.Pace{N: 1000, D: 10 * time.Microsecond})
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a),
+		"tenfold off, measured by a call long at the old pace (10 and 100 µs): unsettled")
 }
 
 // TestLeafStepsByThePaceBefore: a leaf that begins where the last step on

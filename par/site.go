@@ -22,8 +22,9 @@ import (
 // library's), and unrelated functions may collide in the table: either only
 // makes a first chunk shorter or longer than it should be, which Expect
 // bounds. A pace that differs from the recorded one by more than twofold
-// unsettles the record, and an unsettled record predicts nothing until a
-// call confirms its pace: calls that alternate between cheap and dear
+// unsettles the record, unless the call that measured it was short at both
+// paces (learn), and an unsettled record predicts nothing until a call
+// confirms its pace: calls that alternate between cheap and dear
 // elements under one key run blind, as without a record, and a site whose
 // elements became dearer pays the bound once.
 
@@ -81,10 +82,17 @@ func (s site) pace() split.Pace {
 	return split.Pace{N: 1000, D: time.Duration(v & paceMax)} // picoseconds an element, as 1000 elements' nanoseconds
 }
 
-// learn records pace p at s: settled if s had no record or its record is
-// within twofold of p, unsettled otherwise. A settled record within an
-// eighth of p is left alone, so that callers of one site in a stream do not
-// write its cache line at every call.
+// learn records pace p, measured over p.N elements in p.D, at s: settled if
+// s had no record, if its record is within twofold of p, or if the
+// measuring call was short (split.ShortCall) at both paces, which then plan
+// it alike; unsettled otherwise. A call of a microsecond or less, whose
+// clock reads (some 35 ns each) or a collection's marking weigh on what it
+// measures, measured paces twofold apart from one call to the next and
+// unsettled its record every few calls, each time making the next one run
+// blind (ForRange over 100 elements of out[i] = 2*i: go test ./par -run '^$'
+// -bench '^SmallCall$'). A settled record within an eighth of p is left
+// alone, so that callers of one site in a stream do not write its cache
+// line at every call.
 func (s site) learn(p split.Pace) {
 	if s.slot == nil || p.N <= 0 || p.D <= 0 {
 		return
@@ -97,9 +105,18 @@ func (s site) learn(p split.Pace) {
 		if old&unsettled == 0 && o-o/8 <= ps && ps <= o+o/8 {
 			return
 		}
-		if ps > 2*o || o > 2*ps {
+		if (ps > 2*o || o > 2*ps) && !shortAt(p.N, ps, o) {
 			v |= unsettled
 		}
 	}
 	s.slot.Store(s.tag<<tagShift | v) // the whole record in one word: see sites
+}
+
+// shortPs is split.ShortCall in picoseconds, the unit of a record's pace.
+const shortPs = uint64(split.ShortCall) * 1000
+
+// shortAt reports whether n elements take split.ShortCall or less at both
+// paces a and b, in picoseconds an element.
+func shortAt(n int, a, b uint64) bool {
+	return uint64(n) <= shortPs && uint64(n)*max(a, b) <= shortPs
 }
