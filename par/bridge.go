@@ -425,14 +425,14 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 	for {
 		if hi == n || b.done(hi) {
 			if st.slot != nil {
-				st.learn(pf.Measured(clock()))
+				st.learn(pf.Measured(clock()), true)
 			}
 			return acc, hi, pf
 		}
 		now := clock()
 		if !pf.Next(now) {
 			if !alone(pool, &pf) {
-				st.learn(pf.Measured(now))
+				st.learn(pf.Measured(now), false)
 				return acc, hi, pf
 			}
 			pf.Stay(now)

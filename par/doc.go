@@ -114,7 +114,7 @@
 // call runs as one chunk, and reads the clock twice in one call of eight,
 // drawn at random (the others run untimed); a
 // pace that changed more than twofold is trusted again only once a call
-// confirms it (unless the call that measured it was short at both paces),
+// confirms it (unless a call that ended short at both paces measured it),
 // and a call whose elements became dearer than that pace says
 // runs at most 10.8 µs of work at the old pace alone before its prefix sees
 // the change (elements a thousand times dearer: about 11 ms), and untimed

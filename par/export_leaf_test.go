@@ -131,7 +131,11 @@ func SiteSlot(key uintptr) int {
 }
 
 // LearnSite records p for key; SiteKeyPace returns what key's record holds.
-func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p) }
+func LearnSite(key uintptr, p split.Pace) { siteOf(key).learn(p, true) }
+
+// LearnSiteHandedOver records p at key's site as measured by a call that
+// handed its rest over.
+func LearnSiteHandedOver(key uintptr, p split.Pace) { siteOf(key).learn(p, false) }
 
 // ForgetSite clears the record in key's slot, whichever site wrote it.
 func ForgetSite(key uintptr) { siteOf(key).slot.Store(0) }

@@ -472,8 +472,8 @@ func TestShortCallDrawsOnce(t *testing.T) {
 // never give one the other's pace; a pace within an eighth of the recorded
 // one leaves the record as it is (callers of one site in a stream would
 // write its cache line at every call); one more than twofold off unsettles
-// it, unless the call that measured it was short at both paces, and the next
-// within twofold settles it again.
+// it, unless the call that measured it ended in its prefix and was short at
+// both paces, and the next within twofold settles it again.
 func TestSiteRecords(t *testing.T) {
 	a := uintptr(0x4a1000)
 	b := a + 32
@@ -505,6 +505,11 @@ func TestSiteRecords(t *testing.T) {
 	par.LearnSite(a, split.Pace{N: 100, D: 3000})
 	assert.Equal(t, split.Pace{N: 1000, D: 30_000}, par.SiteKeyPace(a),
 		"threefold off, measured by a call short at both paces (1 and 3 µs): settled")
+	par.LearnSiteHandedOver(a, split.Pace{N: 100, D: 1000})
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a),
+		"threefold off, measured by the prefix of a call that handed its rest over: unsettled")
+	par.LearnSite(a, split.Pace{N: 100, D: 3000})
+	require.Equal(t, split.Pace{N: 1000, D: 30_000}, par.SiteKeyPace(a))
 	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
 	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a),
 		"threefold off, measured by a call long at the new pace (30 and 100 µs): unsettled")

@@ -22,8 +22,9 @@ import (
 // library's), and unrelated functions may collide in the table: either only
 // makes a first chunk shorter or longer than it should be, which Expect
 // bounds. A pace that differs from the recorded one by more than twofold
-// unsettles the record, unless the call that measured it was short at both
-// paces (learn), and an unsettled record predicts nothing until a call
+// unsettles the record, unless the call that measured it ended in its
+// prefix and was short at both paces (learn), and an unsettled record
+// predicts nothing until a call
 // confirms its pace: calls that alternate between cheap and dear
 // elements under one key run blind, as without a record, and a site whose
 // elements became dearer pays the bound once.
@@ -84,16 +85,16 @@ func (s site) pace() split.Pace {
 
 // learn records pace p, measured over p.N elements in p.D, at s: settled if
 // s had no record, if its record is within twofold of p, or if the
-// measuring call was short (split.ShortCall) at both paces, which then plan
-// it alike; unsettled otherwise. A call of a microsecond or less, whose
-// clock reads (some 35 ns each) or a collection's marking weigh on what it
-// measures, measured paces twofold apart from one call to the next and
-// unsettled its record every few calls, each time making the next one run
-// blind (ForRange over 100 elements of out[i] = 2*i: go test ./par -run '^$'
-// -bench '^SmallCall$'). A settled record within an eighth of p is left
-// alone, so that callers of one site in a stream do not write its cache
-// line at every call.
-func (s site) learn(p split.Pace) {
+// measuring call ended in its prefix (ended) and was short
+// (split.ShortCall) at both paces, which then plan it alike; unsettled
+// otherwise. Calls of about 100 ns, whose two clock reads (some 35 ns each)
+// weigh on what they measure, measured paces twofold apart often enough
+// that each unsettled record made the next call run blind (ForRange over 100
+// elements of out[i] = 2*i, go test ./par -run '^$' -bench '^SmallCall$':
+// 138 ns a call without this exception, 107 ns with it). A settled record
+// within an eighth of p is left alone, so that callers of one site in a
+// stream do not write its cache line at every call.
+func (s site) learn(p split.Pace, ended bool) {
 	if s.slot == nil || p.N <= 0 || p.D <= 0 {
 		return
 	}
@@ -105,7 +106,7 @@ func (s site) learn(p split.Pace) {
 		if old&unsettled == 0 && o-o/8 <= ps && ps <= o+o/8 {
 			return
 		}
-		if (ps > 2*o || o > 2*ps) && !shortAt(p.N, ps, o) {
+		if (ps > 2*o || o > 2*ps) && !(ended && shortAt(p.N, ps, o)) {
 			v |= unsettled
 		}
 	}
