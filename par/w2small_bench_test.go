@@ -18,6 +18,15 @@ func w2Elem(x int) int {
 	return acc
 }
 
+// w2Range is W2's body summed over [lo, hi): ReduceRange's leaf.
+func w2Range(lo, hi int) int {
+	s := 0
+	for i := lo; i < hi; i++ {
+		s += w2Elem(i)
+	}
+	return s
+}
+
 var w2Sink int
 
 // BenchmarkSmallCallW2 is W11's regime below 20 µs: W2's body over [0, n)
@@ -27,13 +36,7 @@ var w2Sink int
 // three instructions shorter than the leaf's: go tool objdump), and
 // impl=funcvalue is MapReduce's loop through function values.
 func BenchmarkSmallCallW2(b *testing.B) {
-	leaf := func(lo, hi int) int {
-		s := 0
-		for i := lo; i < hi; i++ {
-			s += w2Elem(i)
-		}
-		return s
-	}
+	leaf := w2Range
 	for _, n := range []int{100, 300, 700} {
 		xs := make([]int, n)
 		for i := range xs {
@@ -97,13 +100,7 @@ func reduceByValue(xs []int, f func(int) int, op func(int, int) int) int {
 func BenchmarkLookupWhileSearching(b *testing.B) {
 	var per []time.Duration
 	for b.Loop() {
-		w2Sink = par.ReduceRange(1000, 0, func(lo, hi int) int {
-			s := 0
-			for i := lo; i < hi; i++ {
-				s += w2Elem(i)
-			}
-			return s
-		}, func(a, b int) int { return a + b })
+		w2Sink = par.ReduceRange(1000, 0, w2Range, func(a, b int) int { return a + b })
 		t0 := time.Now()
 		for range 50 {
 			par.DefaultWorkers()
@@ -126,13 +123,7 @@ func BenchmarkLookupWhileSearching(b *testing.B) {
 // fills the pool (sched.Pool.Full), and runs a rest of PrefixBudget or less
 // alone (split.Prefix.ShortRest) where a processor is in fact free.
 func BenchmarkNestedShortCalls(b *testing.B) {
-	leaf := func(lo, hi int) int {
-		s := 0
-		for i := lo; i < hi; i++ {
-			s += w2Elem(i)
-		}
-		return s
-	}
+	leaf := w2Range
 	add := func(a, b int) int { return a + b }
 	for _, n := range []int{700, 1000, 1500, 3000} {
 		b.Run(fmt.Sprintf("n=%d/impl=loop", n), func(b *testing.B) {
