@@ -19,8 +19,9 @@ func For(n int, f func(i int), opts ...Option) {
 		return
 	}
 	key := siteKey(f)
-	if c.oneFold(key, n) {
+	if one, ok := c.one(key, n); ok {
 		forIndices(0, n, f)
+		one.end(n, monotonic)
 		return
 	}
 	runLocal(&c, n, &body[struct{}]{name: "par.For", key: key,

@@ -425,11 +425,12 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 }
 
 // TestShortCallDrawsOnce: For, Map, ForEach, MapReduce and Count decide
-// before they build their body whether a short call runs untimed, with the
-// draw that the prefix would make (config.oneFold): a call draws once,
-// whether the draw lets it run untimed or makes it time itself. Each call's
-// site is told a pace that makes it short first, since a timed call learns
-// its own.
+// before they build their body whether a call runs as one chunk on its
+// caller, and draw as the prefix would whether it times itself (config.one):
+// a call draws once, and only a timed one teaches its site the pace it
+// measured. Each call's site is told first a pace that makes it short, and
+// far faster than any function runs (a picosecond an element), so that the
+// pace a timed call measures differs from it.
 func TestShortCallDrawsOnce(t *testing.T) {
 	draws, timed := 0, false
 	defer par.SetDrawTimed(func() uint32 {
@@ -444,7 +445,7 @@ func TestShortCallDrawsOnce(t *testing.T) {
 	odd := func(x int) bool { return x%2 == 1 }
 	nop := func(int) {}
 	add := func(a, b int) int { return a + b }
-	short := split.Pace{N: 1000, D: time.Microsecond}
+	short := split.Pace{N: 1000, D: 1} // a picosecond an element: the least a record holds
 	for _, c := range []struct {
 		name string
 		key  uintptr
@@ -464,6 +465,11 @@ func TestShortCallDrawsOnce(t *testing.T) {
 			draws = 0
 			c.call()
 			require.Equal(t, 1, draws, "%s, timed %v: draws a call", c.name, timed)
+			if timed {
+				require.NotEqual(t, short, par.SiteKeyPace(c.key), "%s: a timed call teaches its site", c.name)
+			} else {
+				require.Equal(t, short, par.SiteKeyPace(c.key), "%s: an untimed call leaves its site as it was", c.name)
+			}
 		}
 	}
 }

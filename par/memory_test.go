@@ -197,14 +197,15 @@ func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
 // that forks copies it to the heap for its workers; the copy carries every
 // field. A short call of ReduceRange or ForRange whose function captures
 // nothing then allocates nothing, and neither does one of For, ForEach,
-// MapReduce or Count (Map, its result), whose leaf would wrap the user's function in a
-// closure: a call that runs untimed as one fold runs their loop without it
-// (config.oneFold; the draw here makes every short call untimed). A call of
-// one element runs without timing itself, whatever the machine's load; one of
-// 100 is short here, but not under the race detector, where the instrumented
-// leaf's learned pace makes it fork.
+// MapReduce or Count (Map, its result), whose leaf would wrap the user's
+// function in a closure: a call that runs as one chunk runs their loop
+// without it (config.one), whether its draw times it or not. A call of one
+// element runs without timing itself, whatever the machine's load; one of
+// 100 is short here, but not under the race detector, where the
+// instrumented leaf's learned pace makes it fork.
 func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
-	defer par.SetDrawTimed(func() uint32 { return 1 })()
+	var draw uint32
+	defer par.SetDrawTimed(func() uint32 { return draw })()
 	require.Empty(t, par.BodyHeapMissing(), "fields that body.heap does not copy")
 	sizes := []int{1, 100}
 	if raceEnabled {
@@ -236,8 +237,10 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 			{"Count", func() { k = par.Count(xs, odd) }, 0},
 			{"Map", func() { ys = par.Map(xs, sq) }, 1}, // its result
 		} {
-			c.call() // the first call of a site learns its pace
-			require.LessOrEqual(t, testing.AllocsPerRun(50, c.call), c.most, "%s of %d: allocations a call", c.name, n)
+			for _, draw = range []uint32{1, 0} { // untimed, then timed
+				c.call() // the first call of a site learns its pace
+				require.LessOrEqual(t, testing.AllocsPerRun(50, c.call), c.most, "%s of %d, draw %d: allocations a call", c.name, n, draw)
+			}
 		}
 		require.Equal(t, n, r)
 		require.Equal(t, n*(n-1)*(2*n-1)/6, m)

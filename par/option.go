@@ -126,8 +126,6 @@ type config struct {
 	// def is the default pool as the call first looked it up (see
 	// config.defaultPool), when it has no pool of its own.
 	def *sched.Pool
-	// timed: the call's draw chose it to time itself (config.oneFold).
-	timed bool
 }
 
 // configure resolves a call's options. Every call runs it, whatever the

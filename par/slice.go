@@ -15,8 +15,9 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 		return out
 	}
 	key := siteKey(f)
-	if c.oneFold(key, len(s)) {
+	if one, ok := c.one(key, len(s)); ok {
 		mapInto(out, s, f)
+		one.end(len(s), monotonic)
 		return out
 	}
 	runLocal(&c, len(s), &body[struct{}]{name: "par.Map", key: key,
@@ -47,8 +48,9 @@ func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 		return
 	}
 	key := siteKey(f)
-	if c.oneFold(key, len(s)) {
+	if one, ok := c.one(key, len(s)); ok {
 		eachOf(s, f)
+		one.end(len(s), monotonic)
 		return
 	}
 	runLocal(&c, len(s), &body[struct{}]{name: "par.ForEach", key: key,
@@ -98,8 +100,10 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 		return identity
 	}
 	key := siteKey(f)
-	if c.oneFold(key, len(s)) {
-		return mapReduce(s, f, identity, op)
+	if one, ok := c.one(key, len(s)); ok {
+		r := mapReduce(s, f, identity, op)
+		one.end(len(s), monotonic)
+		return r
 	}
 	return runLocal(&c, len(s), &body[R]{name: "par.MapReduce", key: key,
 		leaf:    func(lo, hi int) R { return mapReduce(s[lo:hi], f, identity, op) },
@@ -124,8 +128,10 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 		return 0
 	}
 	key := siteKey(pred)
-	if c.oneFold(key, len(s)) {
-		return countOf(s, pred)
+	if one, ok := c.one(key, len(s)); ok {
+		k := countOf(s, pred)
+		one.end(len(s), monotonic)
+		return k
 	}
 	return runLocal(&c, len(s), &body[int]{name: "par.Count", key: key,
 		leaf:    func(lo, hi int) int { return countOf(s[lo:hi], pred) },
