@@ -171,7 +171,7 @@
 // 75 ns over 100 elements, a call its pace plans as one chunk: the call's
 // record stays on the caller's stack unless the call forks, and For, Map,
 // ForEach, MapReduce and Count build the closure they wrap f in only for a
-// call that does not run as one untimed chunk. A call of more elements
+// call that does not run as one chunk, timed or not. A call of more elements
 // also reads the clock, once its function's pace is known twice in one call
 // of eight (about 35 ns a read: BenchmarkClock), and
 // Map, like every function that takes f,

@@ -424,11 +424,12 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
 }
 
-// TestShortCallDrawsOnce: For, Map, ForEach, MapReduce and Count decide
+// TestShortCallDrawsOnce: For, Map, ForEach, MapReduce, Reduce and Count decide
 // before they build their body whether a call runs as one chunk on its
 // caller, and draw as the prefix would whether it times itself (config.one):
-// a call draws once, and only a timed one teaches its site the pace it
-// measured. Each call's site is told first a pace that makes it short, and
+// a call draws once, and only a timed one teaches its site (its function's
+// code; Reduce's, its op's) the pace it measured. Each call's site is told
+// first a pace that makes it short, and
 // far faster than any function runs (a picosecond an element), so that the
 // pace a timed call measures differs from it.
 func TestShortCallDrawsOnce(t *testing.T) {
@@ -455,6 +456,7 @@ func TestShortCallDrawsOnce(t *testing.T) {
 		{"Map", par.SiteKey(sq), func() { par.Map(xs, sq) }},
 		{"ForEach", par.SiteKey(nop), func() { par.ForEach(xs, nop) }},
 		{"MapReduce", par.SiteKey(sq), func() { par.MapReduce(xs, sq, 0, add) }},
+		{"Reduce", par.SiteKey(add), func() { par.Reduce(xs, 0, add) }},
 		{"Count", par.SiteKey(odd), func() { par.Count(xs, odd) }},
 	} {
 		for _, timed = range []bool{false, true, false} {

@@ -197,7 +197,7 @@ func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
 // that forks copies it to the heap for its workers; the copy carries every
 // field. A short call of ReduceRange or ForRange whose function captures
 // nothing then allocates nothing, and neither does one of For, ForEach,
-// MapReduce or Count (Map, its result), whose leaf would wrap the user's
+// MapReduce, Reduce or Count (Map, its result), whose leaf would wrap the user's
 // function in a closure: a call that runs as one chunk runs their loop
 // without it (config.one), whether its draw times it or not. A call of one
 // element runs without timing itself, whatever the machine's load; one of
@@ -222,7 +222,7 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 		for i := range xs {
 			xs[i] = i
 		}
-		var r, m, k int
+		var r, m, d, k int
 		var ys []int
 		for _, c := range []struct {
 			name string
@@ -234,6 +234,7 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 			{"For", func() { par.For(len(xs), nop) }, 0},
 			{"ForEach", func() { par.ForEach(xs, nop) }, 0},
 			{"MapReduce", func() { m = par.MapReduce(xs, sq, 0, add) }, 0},
+			{"Reduce", func() { d = par.Reduce(xs, 0, add) }, 0},
 			{"Count", func() { k = par.Count(xs, odd) }, 0},
 			{"Map", func() { ys = par.Map(xs, sq) }, 1}, // its result
 		} {
@@ -244,6 +245,7 @@ func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 		}
 		require.Equal(t, n, r)
 		require.Equal(t, n*(n-1)*(2*n-1)/6, m)
+		require.Equal(t, n*(n-1)/2, d)
 		require.Equal(t, n/2, k)
 		require.Len(t, ys, n)
 		for i, y := range ys {

@@ -15,8 +15,9 @@ import (
 // so the pace that the last call from there measured sizes the next call's
 // first chunk (split.Prefix.Expect). Go has no cheap way to name the caller
 // (runtime.Callers costs more than the reads it would save), so a call is
-// known by the code of the user's function: two loads, the same for every
-// call made with the same function literal or named function. Calls from
+// known by the code of the user's function (Reduce's op, the only function
+// it takes): two loads, the same for every call made with the same function
+// literal or named function. Calls from
 // different places with the same function share a record (so do pipelines
 // that end in the same terminal of par/pipe, whose closures are the
 // library's), and unrelated functions may collide in the table: either only

@@ -73,7 +73,27 @@ func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
 	if op == nil {
 		panic("par: Reduce: op is nil")
 	}
-	return MapReduce(s, func(e E) E { return e }, identity, op, opts...)
+	c := configure(opts)
+	if len(s) == 0 {
+		return identity
+	}
+	key := siteKey(op) // the pace of op's calls: one site per op, not one for every Reduce
+	if one, ok := c.one(key, len(s)); ok {
+		r := reduceOf(s, identity, op)
+		one.end(len(s), monotonic)
+		return r
+	}
+	return runLocal(&c, len(s), &body[E]{name: "par.Reduce", key: key,
+		leaf:    func(lo, hi int) E { return reduceOf(s[lo:hi], identity, op) },
+		combine: op})
+}
+
+// reduceOf folds every element of s into acc with op: Reduce's loop.
+func reduceOf[E any](s []E, acc E, op func(E, E) E) E {
+	for _, e := range s {
+		acc = op(acc, e)
+	}
+	return acc
 }
 
 // MapReduce returns the reduction with op of f(e) for every element e of s:
