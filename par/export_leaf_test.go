@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -95,16 +96,33 @@ func Crowd(p *Pool, k int) (end func()) {
 }
 
 // PrefixAgain is Prefix keeping what the site learned before. It begins
-// once no worker of the call's pool searches, so that the prefix is cold:
+// once every worker of the call's pool is parked, so that the prefix is cold:
 // a new pool's workers search before they first park, which made
-// TestPrefixRunsItsPlan fail now and then.
+// TestPrefixRunsItsPlan fail now and then, and a worker that ran the last
+// piece of a call searches once it is done, though it did not while it ran
+// it.
 func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	c := configure(opts)
-	for c.lookup().Searching() > 0 {
+	for p := c.lookup(); p.Sleeping() < p.Workers(); {
 		runtime.Gosched()
 	}
 	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it
 	return hi
+}
+
+// PrefixWhileSearching is PrefixAgain begun right after a call on the
+// call's pool that a worker of it helped with, while that worker searches for
+// more (its linger). It reports whether one still searched once the prefix
+// ended, which a slow machine may miss.
+func PrefixWhileSearching(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) (hi int, searched bool) {
+	c := configure(opts)
+	p := c.lookup()
+	var sink atomic.Int64
+	for p.Searching() == 0 {
+		ForRange(1<<12, func(lo, hi int) { sink.Add(int64(hi - lo)) }, append(opts, WithGrain(1))...)
+	}
+	_, hi, _ = prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock)
+	return hi, p.Searching() > 0
 }
 
 // RunLeafCovered is RunLeafClocked for a body whose work done covers, from a

@@ -13,9 +13,6 @@ func SetParkHook(f func(w *Worker, marked bool)) {
 	parkHook.Store(&f)
 }
 
-// Sleeping returns how many pool workers are parked.
-func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) }
-
 // IsPool reports whether w is one of the pool's own workers.
 func (w *Worker) IsPool() bool { return w.isPool }
 

@@ -126,6 +126,10 @@ func (p *Pool) wakeOne() {
 	}
 }
 
+// Sleeping returns how many pool workers are parked, or about to park. One
+// load. Any goroutine.
+func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot; orders nothing
+
 // Searching returns how many pool workers are searching for work: a job
 // pushed now is taken within one round of a search, with no wake-up. One
 // load. Any goroutine.
