@@ -320,17 +320,44 @@ func runOn[R any](c *config, n int, b, heap *body[R]) R {
 	}
 	acc, hi, pf := prefix(c, n, b, monotonic)
 	if hi == 0 { // dear elements: nothing ran alone
-		return parallel(c, 0, n, b.shared(heap), pf.Expected())
+		return parallel(c, 0, n, b.shared(heap), split.Pace{})
 	}
 	if hi == n || b.done(hi) {
 		return acc
 	}
-	rest := parallel(c, hi, n, b.shared(heap), pf.Pace())
+	rest := parallel(c, hi, n, b.shared(heap), splitPace(pf.Pace(), pf.Expected()))
 	if b.combine == nil {
 		return acc
 	}
 	return b.combine(acc, rest)
 }
+
+// splitPace returns the pace by which the pool cuts the rest of a call whose
+// prefix handed it over: m, the pace the prefix measured, or e, the pace its
+// site recorded, if that is cheaper, and no pace at all (cut as the pool's
+// demand says) if m is of fewer than minSample elements with no record to
+// check it by. A prefix that the collector or the operating system
+// stopped measures elements dearer than they are, a blind one a thousand
+// times dearer over its first element, and the pool then cut its rest into
+// hundreds of pieces (Map of x*2 over 1,000 ints while the collector runs:
+// W8m of go run ./bench); pieces cut too long are halved while they run, as
+// soon as a participant is hungry (leaf).
+func splitPace(m, e split.Pace) split.Pace {
+	switch {
+	case e.D > 0 && int64(e.D)*int64(m.N) < int64(m.D)*int64(e.N):
+		return e
+	case e.D <= 0 && m.N < minSample:
+		return split.Pace{}
+	}
+	return m
+}
+
+// minSample is the fewest elements whose time splitPace trusts on its own,
+// and that a prefix handing its rest over teaches its site, unless they took
+// PrefixBudget or more: the time of a few cheap elements is the clock's and
+// the pool lookup's as much as theirs, and a pace ten times too dear sent the
+// next calls to the pool after their first element.
+const minSample = 16
 
 // shared returns heap, or, if it is nil, a copy of b on the heap.
 func (b *body[R]) shared(heap *body[R]) *body[R] {
@@ -446,7 +473,9 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		now := clock()
 		if !pf.Next(now) {
 			if !alone(pool, &pf) {
-				st.learn(pf.Measured(now), false)
+				if m := pf.Measured(now); m.N >= minSample || m.D >= split.PrefixBudget {
+					st.learn(m, false)
+				}
 				return acc, hi, pf
 			}
 			pf.Stay(now)

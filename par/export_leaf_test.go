@@ -206,3 +206,6 @@ func BodyHeapMissing() []string {
 	}
 	return missing
 }
+
+// SplitPace is splitPace.
+func SplitPace(measured, recorded split.Pace) split.Pace { return splitPace(measured, recorded) }

@@ -339,11 +339,12 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // TestPrefixLearnsItsSitesPace: a call leaves the pace its prefix measured in
 // the record of its site (the function it was given), and the next call with
 // that function sizes its first chunk by it: a short call runs in one chunk
-// and reads the clock twice. A call whose elements became ten times dearer
-// runs its first chunk at the old pace (here the whole call, 40 µs, within
-// the bound of split.FirstLook) and unsettles the record; the call after it
-// runs blind, and the one after that starts from the new pace. Each call
-// here is one that times itself (TestShortCallsTimeThemselvesNowAndThen).
+// and reads the clock twice. Two calls whose elements became ten times dearer
+// run their first chunk at the old pace (here the whole call, 40 µs, within
+// the bound of split.FirstLook): the first makes the record suspect (a
+// stalled call measures the same), the second unsettles it; the call after
+// them runs blind, and the one after that starts from the new pace. Each
+// call here is one that times itself (TestShortCallsTimeThemselvesNowAndThen).
 func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	defer par.SetDrawTimed(func() uint32 { return 0 })()
 	c := fakeclock.New()
@@ -375,7 +376,10 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	cost = 400 * time.Nanosecond
 	_, _ = call(100, par.PrefixAgain)
 	assert.Equal(t, [][2]int{{0, 100}}, chunks, "sized at the old pace")
-	assert.Zero(t, par.SitePace(f), "a pace ten times the recorded one unsettles the record")
+	assert.Equal(t, 1000*40*time.Nanosecond, par.SitePace(f), "a pace ten times dearer makes the record suspect only")
+	_, _ = call(100, par.PrefixAgain)
+	assert.Equal(t, [][2]int{{0, 100}}, chunks, "sized at the old pace again")
+	assert.Zero(t, par.SitePace(f), "a second one unsettles it")
 	_, _ = call(100, par.PrefixAgain)
 	assert.Equal(t, [2]int{0, 1}, chunks[0], "an unsettled record predicts nothing")
 	assert.Greater(t, len(chunks), 2)
@@ -477,6 +481,43 @@ func TestDearElementsGoToThePoolAtOnce(t *testing.T) {
 	}
 }
 
+// TestFewElementsTeachLittle: a prefix that hands its rest over after timing
+// fewer than 16 elements in less than PrefixBudget leaves its site's record
+// as it was (a cheap element's time is mostly the clock's and the pool
+// lookup's, or a stall's), and one that timed PrefixBudget or more teaches
+// it. The pool cuts the rest by the pace measured, or by the site's if that
+// is cheaper, and by demand alone when the pace is of fewer than 16 elements
+// and no record checks it.
+func TestFewElementsTeachLittle(t *testing.T) {
+	for _, c := range []struct {
+		first  time.Duration // the first element's cost; the others cost 10 µs
+		learns bool
+	}{
+		{5 * time.Microsecond, false},
+		{25 * time.Microsecond, true},
+	} {
+		clk := fakeclock.New()
+		f := func(lo, hi int) {
+			clk.Charge(lo, hi, func(i int) time.Duration {
+				if i == 0 {
+					return c.first
+				}
+				return 10 * time.Microsecond
+			})
+		}
+		require.Equal(t, 1, par.Prefix(100, clk.Read, f), "first %v: a blind prefix hands over after its first element", c.first)
+		assert.Equal(t, c.learns, par.SitePace(f) > 0, "first %v: learns", c.first)
+	}
+
+	cheap, dear := split.Pace{N: 1000, D: time.Microsecond}, split.Pace{N: 1, D: time.Millisecond}
+	assert.Equal(t, cheap, par.SplitPace(dear, cheap), "the record, cheaper")
+	assert.Equal(t, cheap, par.SplitPace(cheap, dear), "the measure, cheaper")
+	few := split.Pace{N: 15, D: time.Millisecond}
+	assert.Equal(t, split.Pace{}, par.SplitPace(few, split.Pace{}), "too few elements, no record")
+	enough := split.Pace{N: 16, D: time.Millisecond}
+	assert.Equal(t, enough, par.SplitPace(enough, split.Pace{}))
+}
+
 // TestShortCallDrawsOnce: For, Map, ForEach, MapReduce, Reduce and Count decide
 // before they build their body whether a call runs as one chunk on its
 // caller, and draw as the prefix would whether it times itself (config.one):
@@ -534,7 +575,10 @@ func TestShortCallDrawsOnce(t *testing.T) {
 // one leaves the record as it is (callers of one site in a stream would
 // write its cache line at every call); one more than twofold off unsettles
 // it, unless the call that measured it ended in its prefix and was short at
-// both paces, and the next within twofold settles it again.
+// both paces, and the next within twofold settles it again. A settled
+// record that one call measures more than twofold dearer, as a stalled call
+// would, is only suspect: it keeps its pace, and a second such pace
+// unsettles it.
 func TestSiteRecords(t *testing.T) {
 	a := uintptr(0x4a1000)
 	b := a + 32
@@ -556,9 +600,16 @@ func TestSiteRecords(t *testing.T) {
 	par.LearnSite(a, split.Pace{N: 1000, D: 5700})
 	assert.Equal(t, split.Pace{N: 1000, D: 5700}, par.SiteKeyPace(a), "beyond an eighth")
 	par.LearnSite(a, split.Pace{N: 1, D: 10 * time.Second})
-	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a), "more than twofold: unsettled")
+	assert.Equal(t, split.Pace{N: 1000, D: 5700}, par.SiteKeyPace(a), "more than twofold dearer: suspect, its pace kept")
+	par.LearnSite(a, split.Pace{N: 1000, D: 5800})
+	assert.Equal(t, split.Pace{N: 1000, D: 5800}, par.SiteKeyPace(a), "a pace within twofold clears the suspicion, even within an eighth")
+	par.LearnSite(a, split.Pace{N: 1000, D: 5200})
+	require.Equal(t, split.Pace{N: 1000, D: 5800}, par.SiteKeyPace(a), "and then within an eighth is left alone")
+	par.LearnSite(a, split.Pace{N: 1, D: 10 * time.Second})
+	par.LearnSite(a, split.Pace{N: 1, D: 10 * time.Second})
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a), "more than twofold dearer twice: unsettled")
 	par.LearnSite(a, split.Pace{N: 1, D: 2 * time.Second})
-	assert.Equal(t, split.Pace{N: 1000, D: 1<<39 - 1}, par.SiteKeyPace(a), "saturated, about 0.55 s an element, and settled")
+	assert.Equal(t, split.Pace{N: 1000, D: 1<<38 - 1}, par.SiteKeyPace(a), "saturated, about 0.27 s an element, and settled")
 	assert.Equal(t, split.Pace{}, par.SiteKeyPace(0), "no site")
 
 	par.ForgetSite(a)
@@ -572,8 +623,10 @@ func TestSiteRecords(t *testing.T) {
 	par.LearnSite(a, split.Pace{N: 100, D: 3000})
 	require.Equal(t, split.Pace{N: 1000, D: 30_000}, par.SiteKeyPace(a))
 	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
-	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a),
-		"threefold off, measured by a call long at the new pace (30 and 100 µs): unsettled")
+	assert.Equal(t, split.Pace{N: 1000, D: 30_000}, par.SiteKeyPace(a),
+		"threefold dearer, measured by a call long at the new pace (30 and 100 µs): suspect")
+	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
+	assert.Equal(t, split.Pace{}, par.SiteKeyPace(a), "twice: unsettled")
 	par.LearnSite(a, split.Pace{N: 1000, D: 100 * time.Microsecond})
 	require.Equal(t, split.Pace{N: 1000, D: 100_000}, par.SiteKeyPace(a), "confirmed: settled")
 	par.LearnSite(a, split.Pace{N: 1000, D: 10 * time.Microsecond})

@@ -40,10 +40,11 @@ const (
 // pace, picoseconds an element, into one word, so that a reader never sees
 // the tag of one site with the pace of another.
 const (
-	paceBits  = 39 // up to about 0.55 s an element
+	paceBits  = 38 // up to about 0.27 s an element
 	paceMax   = 1<<paceBits - 1
 	unsettled = 1 << paceBits
-	tagShift  = paceBits + 1
+	suspect   = 1 << (paceBits + 1) // a settled record that one call measured far dearer: see learn
+	tagShift  = paceBits + 2
 )
 
 // sites holds the records, direct-mapped by key; any goroutine reads and
@@ -92,9 +93,17 @@ func (s site) pace() split.Pace {
 // weigh on what they measure, measured paces twofold apart often enough
 // that each unsettled record made the next call run blind (ForRange over 100
 // elements of out[i] = 2*i, go test ./par -run '^$' -bench '^SmallCall$':
-// 138 ns a call without this exception, 107 ns with it). A settled record
-// within an eighth of p is left alone, so that callers of one site in a
-// stream do not write its cache line at every call.
+// 138 ns a call without this exception, 107 ns with it). A pace more than
+// twice as dear as a settled record's, which would unsettle it, only marks
+// it suspect the first time, its pace kept: a call that the collector or the
+// operating system stopped for a while measures the same, and one stalled
+// call that unsettled the record sent the next calls blind, and their
+// chunks of one element, stalled in turn, to the pool at a pace a thousand
+// times too dear, cut into hundreds of pieces (Map of x*2 over 1,000 ints
+// while the collector runs: W8m of go run ./bench). The next pace measured
+// settles the record again, or, if it too is dear, unsettles it. A settled
+// record within an eighth of p is left alone, so that callers of one site in
+// a stream do not write its cache line at every call.
 func (s site) learn(p split.Pace, ended bool) {
 	if s.slot == nil || p.N <= 0 || p.D <= 0 {
 		return
@@ -104,10 +113,14 @@ func (s site) learn(p split.Pace, ended bool) {
 	v := ps
 	if old := s.slot.Load(); old>>tagShift == s.tag {
 		o := old & paceMax
-		if old&unsettled == 0 && o-o/8 <= ps && ps <= o+o/8 {
+		if old&(unsettled|suspect) == 0 && o-o/8 <= ps && ps <= o+o/8 {
 			return
 		}
 		if (ps > 2*o || o > 2*ps) && !(ended && shortAt(p.N, ps, o)) {
+			if old&(unsettled|suspect) == 0 && ps > 2*o {
+				s.slot.Store(old | suspect)
+				return
+			}
 			v |= unsettled
 		}
 	}
