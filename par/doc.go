@@ -119,10 +119,13 @@
 // drawn at random (the others run untimed); a
 // pace that changed more than twofold is trusted again only once a call
 // confirms it (unless a call that ended short at both paces measured it),
-// and a call whose elements became dearer than that pace says
-// runs at most 10.8 µs of work at the old pace alone before its prefix sees
-// the change (elements a thousand times dearer: about 11 ms), and untimed
-// calls as long, some eight of them, before one that times itself does. A piece
+// and one more than twice dearer counts only once two calls in a row
+// measured it, since a call that the collector or the operating system
+// stopped measures the same; a call whose elements became dearer than that
+// pace says runs at most 10.8 µs of work at the old pace alone before its
+// prefix sees the change (elements a thousand times dearer: about 11 ms),
+// and untimed calls as long, some sixteen of them, before two that time
+// themselves do. A piece
 // that has started still answers demand: it runs in steps (the first about 100 µs' worth, or all of
 // it, at the pace of the step before it on its goroutine when that step ended
 // where the piece begins, as it does for the second half of a cut, else a

@@ -23,9 +23,9 @@ import (
 // library's), and unrelated functions may collide in the table: either only
 // makes a first chunk shorter or longer than it should be, which Expect
 // bounds. A pace that differs from the recorded one by more than twofold
-// unsettles the record, unless the call that measured it ended in its
-// prefix and was short at both paces (learn), and an unsettled record
-// predicts nothing until a call
+// unsettles the record (a dearer one only the second time in a row), unless
+// the call that measured it ended in its prefix and was short at both paces
+// (learn), and an unsettled record predicts nothing until a call
 // confirms its pace: calls that alternate between cheap and dear
 // elements under one key run blind, as without a record, and a site whose
 // elements became dearer pays the bound once.
