@@ -406,9 +406,11 @@ var drawTimed = rand.Uint32
 // clock once a chunk and once at the end (or not at all, for most calls
 // planned as one chunk: timedOneIn), and returns that fold and the prefix's
 // plan. hi is n when the whole range was done, or the call was
-// settled or stopped at hi. The first chunk is sized by the pace that the
+// settled or stopped at hi, and 0 when nothing ran: the call's elements are
+// dear (split.Prefix.Dear). The first chunk is sized by the pace that the
 // call's site measured before (site.go), and the pace this prefix measures
-// is left there for the next call. The prefix is warm (split.Prefix.Warm)
+// is left there for the next call (unless it is of a few elements timed in
+// less than the budget: minSample). The prefix is warm (split.Prefix.Warm)
 // when a worker of the call's pool is spare as the call begins
 // (sched.Pool.Spare), and goes on alone past its end (split.Prefix.Stay)
 // while the pool has no processor to share its rest with (alone). A chunk
