@@ -118,7 +118,10 @@ func PrefixWhileSearching(n int, clock func() time.Time, f func(lo, hi int), opt
 	c := configure(opts)
 	p := c.lookup()
 	var sink atomic.Int64
-	for p.Searching() == 0 {
+	for range 1000 {
+		if p.Searching() > 0 {
+			break
+		}
 		ForRange(1<<12, func(lo, hi int) { sink.Add(int64(hi - lo)) }, append(opts, WithGrain(1))...)
 	}
 	_, hi, _ = prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock)

@@ -321,7 +321,7 @@ func TestPrefixExpect(t *testing.T) {
 			pf.Expect(c.expect)
 			assert.Equal(t, c.dear, pf.Dear(), "n=%d, minLen %d, %v", c.n, c.minLen, c.expect)
 			if c.dear {
-				assert.Equal(t, c.expect, pf.Expected(), "the pace the pool gets")
+				assert.Equal(t, c.expect, pf.Expected(), "the pace Expect was told")
 			}
 		}
 	})
