@@ -158,7 +158,7 @@
 // cache. Map allocates its result, and a call that forks a few small
 // records; one that runs alone as one fold, as most calls of a few
 // microseconds do, allocates nothing else, and neither do For, ForEach,
-// MapReduce, Count, ForRange and ReduceRange. Calls
+// MapReduce, Reduce, Count, ForRange and ReduceRange. Calls
 // run from any goroutine, including from inside another call's function:
 // each top-level call borrows a worker handle (a seat) for its length,
 // which costs a lock and a few atomic operations. See the benchmarks in this
@@ -177,8 +177,9 @@
 // timed prefix (BenchmarkSmallCall, ForRange over one element), and about
 // 75 ns over 100 elements, a call its pace plans as one chunk: the call's
 // record stays on the caller's stack unless the call forks, and For, Map,
-// ForEach, MapReduce and Count build the closure they wrap f in only for a
-// call that does not run as one chunk, timed or not. A call of more elements
+// ForEach, MapReduce, Reduce and Count build the closure they wrap f in only
+// for a call that does not run as one chunk, timed or not. A call of more
+// elements
 // also reads the clock, once its function's pace is known twice in one call
 // of eight (about 35 ns a read: BenchmarkClock), and
 // Map, like every function that takes f,
