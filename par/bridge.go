@@ -319,9 +319,6 @@ func runOn[R any](c *config, n int, b, heap *body[R]) R {
 		return parallel(c, 0, n, b.shared(heap), split.Pace{})
 	}
 	acc, hi, pf := prefix(c, n, b, monotonic)
-	if hi == 0 { // dear elements: nothing ran alone
-		return parallel(c, 0, n, b.shared(heap), split.Pace{})
-	}
 	if hi == n || b.done(hi) {
 		return acc
 	}
@@ -406,8 +403,7 @@ var drawTimed = rand.Uint32
 // clock once a chunk and once at the end (or not at all, for most calls
 // planned as one chunk: timedOneIn), and returns that fold and the prefix's
 // plan. hi is n when the whole range was done, or the call was
-// settled or stopped at hi, and 0 when nothing ran: the call's elements are
-// dear (split.Prefix.Dear). The first chunk is sized by the pace that the
+// settled or stopped at hi. The first chunk is sized by the pace that the
 // call's site measured before (site.go), and the pace this prefix measures
 // is left there for the next call (unless it is of a few elements timed in
 // less than the budget: minSample). The prefix is warm (split.Prefix.Warm)
@@ -427,15 +423,6 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		acc, hi = b.cover(b.fold(0, n), n, n)
 		one.end(hi, clock)
 		return acc, hi, pf
-	}
-	if pf.Dear() && drawTimed()%timedOneIn != 0 {
-		// Its first chunk alone would outlast the budget: the whole call
-		// goes to the pool at once, in all but one call in timedOneIn, whose
-		// prefix times it for the site. Nothing else then runs on this
-		// goroutine when its elements make calls of their own (a For over
-		// a few elements, each a ReduceRange), so that each of those counts
-		// once among the calls in progress (see alone).
-		return acc, 0, pf
 	}
 	var pool *sched.Pool
 	if expect.D == 0 {
@@ -560,13 +547,9 @@ func (c *config) one(key uintptr, n int) (oneChunk, bool) {
 // while more calls are in progress than processors, a fork only adds to what
 // waits for one (sched.Pool.Oversubscribed); while as many, a rest of
 // PrefixBudget or less gains less from a processor that a call might free
-// than its fork costs (split.Prefix.ShortRest), and a longer one is handed
-// only to a worker already searching, which holds a processor: a parked one,
-// woken, would wait for one of the callers' processors (W2's body over 1,500
-// elements from 4 callers on 2 processors, W11 of go run ./bench, medians of
-// 18 runs: 0.94-0.96 of the loop's speed waking one, 0.98 without).
+// than its fork costs (split.Prefix.ShortRest).
 func alone(pool *sched.Pool, pf *split.Prefix) bool {
-	return pool != nil && (pool.Oversubscribed() || pool.Full() && (pf.ShortRest() || pool.Searching() == 0))
+	return pool != nil && (pool.Oversubscribed() || pool.Full() && pf.ShortRest())
 }
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a body

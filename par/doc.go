@@ -104,13 +104,9 @@
 // task, so calls in a stream find one), a rest of 10 µs is enough, unless
 // the calls in progress on the pool are as many as the processors
 // (GOMAXPROCS), which leaves the searcher none to run on; then a rest of
-// 20 µs or less runs alone, and a longer one is handed only to a worker that
-// is searching (a parked one, woken, would wait for a processor), and while
-// they are more, a call hands nothing over and runs alone, looking again
-// every 20 µs whether a processor has come free. A call whose first chunk
-// alone would take more than 20 µs at its function's pace hands its whole
-// range to the pool at once (but in the one call of eight that times
-// itself). The
+// 20 µs or less runs alone, and while they are more, a call hands nothing
+// over and runs alone, looking again every 20 µs whether a processor has
+// come free. The
 // prefix's first chunk is sized by the pace that the last call made with the
 // same function measured (a small table keyed by the function's code), about
 // 5 µs' worth, or the whole call if that pace says it takes 10.8 µs or less

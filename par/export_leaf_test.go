@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -108,24 +107,6 @@ func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Opti
 	}
 	_, hi, _ := prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock) // as run sets it
 	return hi
-}
-
-// PrefixWhileSearching is PrefixAgain begun right after a call on the
-// call's pool that a worker of it helped with, while that worker searches for
-// more (its linger). It reports whether one still searched once the prefix
-// ended, which a slow machine may miss.
-func PrefixWhileSearching(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) (hi int, searched bool) {
-	c := configure(opts)
-	p := c.lookup()
-	var sink atomic.Int64
-	for range 1000 {
-		if p.Searching() > 0 {
-			break
-		}
-		ForRange(1<<12, func(lo, hi int) { sink.Add(int64(hi - lo)) }, append(opts, WithGrain(1))...)
-	}
-	_, hi, _ = prefix(&c, n, &body[struct{}]{each: f, covered: c.covered}, clock)
-	return hi, p.Searching() > 0
 }
 
 // RunLeafCovered is RunLeafClocked for a body whose work done covers, from a

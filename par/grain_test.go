@@ -206,9 +206,9 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 // no processor is left to run it sooner than the caller: it runs its range
 // alone, in chunks of PrefixBudget's worth at its pace, looking again once a
 // chunk whether one is free. A call that fills the processors itself runs a
-// rest of PrefixBudget or less alone, and hands a longer one over only to a
-// worker that searches, which holds a processor. The same calls with
-// processors to spare hand their rests over once their budget is spent.
+// rest of PrefixBudget or less alone, and hands a longer one over. The same
+// calls with processors to spare hand their rests over once their budget is
+// spent.
 func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	pool := par.NewPool(par.Workers(1))
@@ -234,18 +234,8 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 	hi, _ = run(short)
 	require.Equal(t, short, hi, "a call that fills the processors runs a short rest alone")
 	hi, _ = run(long)
-	require.Equal(t, long, hi, "a call that fills the processors runs a long rest alone while no worker searches")
-	handed := false
-	for range 50 {
-		c := fakeclock.New()
-		hi, searched := par.PrefixWhileSearching(long, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(time.Microsecond)) }, par.OnPool(pool))
-		if searched {
-			handed = hi < long
-			break
-		}
-	}
 	end()
-	require.True(t, handed, "a call that fills the processors hands a long rest to a worker that searches")
+	require.Less(t, hi, long, "a call that fills the processors hands a long rest over")
 	if procs > 1 {
 		hi, _ = run(short)
 		require.Less(t, hi, short, "with a processor to spare, the prefix hands a short rest over")
@@ -436,49 +426,6 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	require.Equal(t, 300, par.PrefixAgain(300, c.Read, f)) // 18 µs: alone, in chunks
 	assert.Greater(t, len(chunks), 1)
 	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
-}
-
-// TestDearElementsGoToThePoolAtOnce: a call whose site's pace says that its
-// first chunk alone would outlast PrefixBudget runs no element alone: it
-// hands its whole range to its pool at once, but for the calls that time
-// themselves (one in timedOneIn), which run their prefix so that the site
-// keeps learning. Such a call's result is its pool's alone, so a fold whose
-// identity is not its type's zero comes out right.
-func TestDearElementsGoToThePoolAtOnce(t *testing.T) {
-	timed := false
-	defer par.SetDrawTimed(func() uint32 {
-		if timed {
-			return 0
-		}
-		return 1
-	})()
-	const dear = 50 * time.Microsecond
-	c := fakeclock.New()
-	ran := 0
-	f := func(lo, hi int) { ran += hi - lo; c.Charge(lo, hi, fakeclock.Uniform(dear)) }
-	key := par.SiteKey(f)
-	par.ForgetSite(key)
-	par.LearnSite(key, split.Pace{N: 1, D: dear})
-	require.Zero(t, par.PrefixAgain(8, c.Read, f), "the prefix hands everything over")
-	require.Zero(t, ran, "no element ran alone")
-	timed = true
-	require.Positive(t, par.PrefixAgain(8, c.Read, f), "a call that times itself runs its prefix")
-	require.Positive(t, ran)
-
-	timed = false
-	xs := []int{1, 2, 3, 4, 5, 6, 7, 8}
-	slow := func(x int) int { time.Sleep(time.Millisecond); return x }
-	mul := func(a, b int) int { return a * b }
-	par.ForgetSite(par.SiteKey(slow))
-	par.LearnSite(par.SiteKey(slow), split.Pace{N: 1, D: time.Millisecond})
-	require.Equal(t, 40320, par.MapReduce(xs, slow, 1, mul), "8!")
-	var each [8]atomic.Int32
-	odd := func(i int) { time.Sleep(time.Millisecond); each[i].Add(1) }
-	par.LearnSite(par.SiteKey(odd), split.Pace{N: 1, D: time.Millisecond})
-	par.For(len(each), odd)
-	for i := range each {
-		require.Equal(t, int32(1), each[i].Load(), "element %d runs once", i)
-	}
 }
 
 // TestFewElementsTeachLittle: a prefix that hands its rest over after timing

@@ -227,16 +227,6 @@ func (p *Prefix) warmRest(d time.Duration) bool {
 		float64(d)*float64(p.n-p.end) >= float64(2*p.look)*float64(p.last)
 }
 
-// Dear reports, after Expect, whether the first chunk is not the whole call
-// and takes more than PrefixBudget at the pace Expect was told: elements so
-// dear that the prefix would run a budget's worth or more alone before it
-// could hand the rest over. Package par then hands the whole call to its
-// pool at once (but for the calls that time themselves, which keep the pace
-// current).
-func (p *Prefix) Dear() bool {
-	return p.expect.D > 0 && p.end < p.n && p.expect.elems(PrefixBudget) < p.end
-}
-
 // Expected returns the pace that Expect was told, or the zero Pace.
 func (p *Prefix) Expected() Pace { return p.expect }
 

@@ -300,31 +300,6 @@ func TestPrefixExpect(t *testing.T) {
 		_, chunks, _ = run(10_000, expected(42), 40) // a pace that errs 5% dear
 		assert.Len(t, chunks, 1, "it still times the eighth")
 	})
-	t.Run("dear elements", func(t *testing.T) {
-		// A first chunk that takes more than the budget at the pace told
-		// (one element of 25 µs, or two of 15 with a minimum length of
-		// two) and is not the whole call makes the call Dear; nothing else
-		// does.
-		for _, c := range []struct {
-			n, minLen int
-			expect    split.Pace
-			dear      bool
-		}{
-			{10, 1, split.Pace{N: 1, D: 25 * time.Microsecond}, true},
-			{10, 1, split.Pace{N: 1, D: 15 * time.Microsecond}, false},
-			{10, 2, split.Pace{N: 1, D: 15 * time.Microsecond}, true},
-			{1, 1, split.Pace{N: 1, D: time.Second}, false}, // the whole call
-			{10, 1, split.Pace{}, false},                    // no pace
-			{10_000, 1, expected(40), false},
-		} {
-			pf := split.NewPrefix(c.n, c.minLen, time.Time{})
-			pf.Expect(c.expect)
-			assert.Equal(t, c.dear, pf.Dear(), "n=%d, minLen %d, %v", c.n, c.minLen, c.expect)
-			if c.dear {
-				assert.Equal(t, c.expect, pf.Expected(), "the pace Expect was told")
-			}
-		}
-	})
 	t.Run("warm calls", func(t *testing.T) {
 		warm = true
 		defer func() { warm = false }()
