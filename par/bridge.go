@@ -334,10 +334,11 @@ func runOn[R any](c *config, n int, b, heap *body[R]) R {
 // site recorded, if that is cheaper, and no pace at all (cut as the pool's
 // demand says) if m is of fewer than minSample elements with no record to
 // check it by. A prefix that the collector or the operating system
-// stopped measures elements dearer than they are, a blind one a thousand
-// times dearer over its first element, and the pool then cut its rest into
-// hundreds of pieces (Map of x*2 over 1,000 ints while the collector runs:
-// W8m of go run ./bench); pieces cut too long are halved while they run, as
+// stopped measures elements dearer than they are, a blind one over its first
+// element alone, and the pool then cut its rest into pieces by that pace
+// (Map of x*2 over 1,000 ints while the collector runs: 7 to 9 fork halves
+// a call with the measured pace alone, go test ./par -run '^$' -bench
+// SmallMap, halves/op); pieces cut too long are halved while they run, as
 // soon as a participant is hungry (leaf).
 func splitPace(m, e split.Pace) split.Pace {
 	switch {
@@ -352,7 +353,7 @@ func splitPace(m, e split.Pace) split.Pace {
 // minSample is the fewest elements whose time splitPace trusts on its own,
 // and that a prefix handing its rest over teaches its site, unless they took
 // PrefixBudget or more: the time of a few cheap elements is the clock's and
-// the pool lookup's as much as theirs, and a pace ten times too dear sent the
+// the pool lookup's as much as theirs, and a pace far too dear sent the
 // next calls to the pool after their first element.
 const minSample = 16
 
@@ -520,7 +521,7 @@ func (o *oneChunk) end(hi int, clock func() time.Time) {
 // it, and returns that chunk, timed or not as prefix would draw it. It
 // decides before the call builds its body, so that a function whose leaf
 // wraps the user's function in a closure (For, Map, ForEach, MapReduce,
-// Count) runs its loop without making one: the closure, which a fork's heap
+// Reduce, Count) runs its loop without making one: the closure, which a fork's heap
 // copy of the body keeps, costs an allocation, and a timed call that built
 // it paid twice what timing costs (MapReduce of W2's body over 100 elements,
 // BenchmarkSmallCallW2 with timedOneIn = 1: 6% behind its floor, and 3%
