@@ -102,10 +102,10 @@ func (s site) pace() split.Pace {
 // dear, cut into many pieces (Map of x*2 over 1,000 ints while the
 // collector runs, go test ./par -run '^$' -bench SmallMap: 7 to 9 fork
 // halves a call before this rule and splitPace, 0.8 to 2.7 with them). The
-// next pace measured
-// settles the record again, or, if it too is dear, unsettles it. A settled
-// record within an eighth of p is left alone, so that callers of one site in
-// a stream do not write its cache line at every call.
+// next pace measured settles the record again, or, if it too is dear,
+// unsettles it. A settled record within an eighth of p is left alone, so
+// that callers of one site in a stream do not write its cache line at every
+// call.
 func (s site) learn(p split.Pace, ended bool) {
 	if s.slot == nil || p.N <= 0 || p.D <= 0 {
 		return
