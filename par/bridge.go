@@ -545,12 +545,14 @@ func (c *config) one(key uintptr, n int) (oneChunk, bool) {
 
 // alone reports whether a prefix that Next ended goes on alone rather than
 // hand its rest to pool (nil: not looked up, a call planned as one chunk):
-// while more calls are in progress than processors, a fork only adds to what
-// waits for one (sched.Pool.Oversubscribed); while as many, a rest of
-// PrefixBudget or less gains less from a processor that a call might free
-// than its fork costs (split.Prefix.ShortRest).
+// while more calls are in progress than processors, or goroutines outside
+// the pool's calls wait for the processors, a fork only adds to what waits
+// for one (sched.Pool.Oversubscribed, sched.Pool.Contended); while as many
+// calls as processors, a rest of PrefixBudget or less gains less from a
+// processor that a call might free than its fork costs
+// (split.Prefix.ShortRest).
 func alone(pool *sched.Pool, pf *split.Prefix) bool {
-	return pool != nil && (pool.Oversubscribed() || pool.Full() && pf.ShortRest())
+	return pool != nil && (pool.Oversubscribed() || pool.Contended() || pool.Full() && pf.ShortRest())
 }
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a body

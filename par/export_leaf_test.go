@@ -94,6 +94,9 @@ func Crowd(p *Pool, k int) (end func()) {
 	}
 }
 
+// Contended reports whether p is marked contended (sched.Pool.Contended).
+func Contended(p *Pool) bool { return p.p.Contended() }
+
 // PrefixAgain is Prefix keeping what the site learned before. It begins
 // once every worker of the call's pool is parked, so that the prefix is cold:
 // a new pool's workers search before they first park, which made

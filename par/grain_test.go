@@ -204,8 +204,9 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 // TestPrefixStaysAloneWhileCallersFillTheProcessors: a call made while its
 // pool has as many calls in progress as processors hands no rest over, since
 // no processor is left to run it sooner than the caller: it runs its range
-// alone, in chunks of PrefixBudget's worth at its pace, looking again once a
-// chunk whether one is free. A call that fills the processors itself runs a
+// alone, in chunks of PrefixBudget's worth at its pace and then twice as
+// long each up to LongCall's (split.Prefix.Stay), looking again once a chunk
+// whether one is free. A call that fills the processors itself runs a
 // rest of PrefixBudget or less alone, and hands a longer one over. The same
 // calls with processors to spare hand their rests over once their budget is
 // spent.
@@ -225,8 +226,12 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 	hi, reads := run(long)
 	end()
 	require.Equal(t, long, hi, "with every processor taken, the prefix runs the whole call")
-	looks := int(long * time.Microsecond / split.PrefixBudget)
-	assert.InDelta(t, looks, reads, 20, "clock reads: one a chunk of PrefixBudget")
+	looks := 0
+	for left, look := long*time.Microsecond-split.PrefixBudget, split.PrefixBudget; left > 0; looks++ {
+		left -= look
+		look = min(2*look, split.LongCall)
+	}
+	assert.InDelta(t, looks, reads, 10, "clock reads: one a chunk, the chunks growing to LongCall")
 	hi, _ = run(long)
 	require.Less(t, hi, long, "once the other calls ended, the prefix hands its rest over again")
 
@@ -240,6 +245,58 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 		hi, _ = run(short)
 		require.Less(t, hi, short, "with a processor to spare, the prefix hands a short rest over")
 	}
+}
+
+// TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors: goroutines
+// that keep every processor busy without calling the pool (handlers between
+// two calls, or work of their own) are not calls in progress, but the
+// pool's worker finds its yields delayed by them and marks the pool
+// contended (sched.Pool.Contended); a call made meanwhile hands no rest over
+// and runs its range alone. Once they stop, the mark lapses and the prefix
+// hands its rest over again.
+func TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors(t *testing.T) {
+	pool := par.NewPool(par.Workers(1))
+	defer pool.Close()
+	run := func(n int) int { // a microsecond an element
+		c := fakeclock.New()
+		return par.PrefixAgain(n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(time.Microsecond)) }, par.OnPool(pool))
+	}
+	const long = 10_000 // a rest of about 10 ms
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) + 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for t0 := time.Now(); time.Since(t0) < 50*time.Microsecond; {
+				}
+				runtime.Gosched()
+			}
+		}()
+	}
+	spin := func() {
+		for t0 := time.Now(); time.Since(t0) < 20*time.Microsecond; {
+		}
+	}
+	alone := false
+	for try := 0; try < 100_000 && !alone; try++ { // gives up after seconds
+		par.Join(spin, spin, par.OnPool(pool)) // a fork: wakes the pool's worker, which then searches and yields
+		alone = par.Contended(pool) && run(long) == long && par.Contended(pool)
+	}
+	close(stop)
+	wg.Wait()
+	require.True(t, alone, "while other goroutines want the processors, the prefix runs the whole call")
+	for i := 0; par.Contended(pool); i++ {
+		require.Less(t, i, 10_000, "the mark never lapsed")
+		time.Sleep(100 * time.Microsecond)
+	}
+	require.Less(t, run(long), long, "once they stopped, the prefix hands its rest over")
 }
 
 // TestCoveredStretchIsOneStep: where the work of a step has covered a

@@ -63,6 +63,7 @@ type Prefix struct {
 	el          time.Duration
 	look        time.Duration // PrefixBudget, or WarmLook once Warm
 	expect      Pace          // as told by Expect
+	stays       int           // chunks that Stay planned
 }
 
 // NewPrefix begins the prefix of a call of n elements, none of whose pieces
@@ -186,15 +187,22 @@ func (p *Prefix) Next(now time.Time) bool {
 
 // Stay plans one more chunk, [old End, End()), after Next reported at time
 // now that the prefix ends, for a call that goes on alone instead (its pool
-// has no processor to spare): PrefixBudget's worth at the pace so far, so
-// that the call looks again that often whether to hand the rest over.
+// has no processor to spare): PrefixBudget's worth at the pace so far, and
+// twice as much at each Stay after it up to LongCall's worth, so that the
+// call looks again that often whether to hand the rest over. A look costs
+// more than its read of the clock: each chunk ends a run of the body, and
+// with chunks of PrefixBudget a call of W2's body over 3,000 elements alone
+// ran 1.4% slower than the same chunks called in a plain loop, and 0.5%
+// with chunks four times as long (W11's regime, 4 callers on 2 processors).
 func (p *Prefix) Stay(now time.Time) {
 	p.prev = now
 	lo := p.end
 	k := p.first
 	if p.el > 0 {
-		k = max(k, int(int64(p.end)*int64(PrefixBudget)/int64(p.el)))
+		look := min(PrefixBudget<<p.stays, LongCall)
+		k = max(k, int(int64(p.end)*int64(look)/int64(p.el)))
 	}
+	p.stays = min(p.stays+1, 8)
 	p.end = min(p.n, lo+k)
 	if p.n-p.end < p.first {
 		p.end = p.n

@@ -149,8 +149,10 @@ func TestPrefixShortRest(t *testing.T) {
 
 // TestPrefixStay: a prefix that Next has ended can go on alone (a call whose
 // pool has no processor to spare), a chunk of PrefixBudget's worth at the
-// pace so far at a time, so that it looks again that often, until the call
-// is done; no chunk, and no rest, shorter than the minimum length.
+// pace so far first, then each twice as long as the one before up to
+// LongCall's worth, so that it looks again at first often and then less,
+// until the call is done; no chunk, and no rest, shorter than the minimum
+// length.
 func TestPrefixStay(t *testing.T) {
 	for _, tc := range []struct {
 		name               string
@@ -158,15 +160,16 @@ func TestPrefixStay(t *testing.T) {
 		cost               time.Duration
 		minLooks, maxLooks int // chunks that Stay plans
 	}{
-		{"1 µs elements", 1000, 1, time.Microsecond, 45, 50},
-		{"27 ns elements", 20_000, 1, 27, 24, 28},
-		{"minimum length", 1000, 200, time.Microsecond, 3, 4},
+		{"1 µs elements", 1000, 1, time.Microsecond, 13, 15},  // 20, 40, then 80 µs
+		{"27 ns elements", 20_000, 1, 27, 8, 10},              // 540 µs in all
+		{"minimum length", 1000, 200, time.Microsecond, 3, 4}, // chunks of 200 µs at least
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := fakeclock.New()
 			pf, _ := runPrefix(tc.n, tc.minLen, c, fakeclock.Uniform(tc.cost))
 			require.Less(t, pf.End(), tc.n, "the prefix should end before the call does")
 			looks := 0
+			look := split.PrefixBudget // the work a Stay plans now
 			for pf.End() < tc.n {
 				lo := pf.End()
 				if pf.Next(c.Read()) { // a rest too short to hand over
@@ -181,10 +184,11 @@ func TestPrefixStay(t *testing.T) {
 					require.GreaterOrEqual(t, rest, tc.minLen, "a rest under the minimum length")
 				}
 				work := time.Duration(pf.End()-lo) * tc.cost
-				bound := max(split.PrefixBudget*5/4, time.Duration(2*tc.minLen-1)*tc.cost) // a rest under minLen joins the chunk
-				require.LessOrEqual(t, work, bound, "a chunk of %v, past the budget", work)
+				bound := max(look*5/4, time.Duration(2*tc.minLen-1)*tc.cost) // a rest under minLen joins the chunk
+				require.LessOrEqual(t, work, bound, "look %d: a chunk of %v, past %v", looks, work, look)
 				c.Charge(lo, pf.End(), fakeclock.Uniform(tc.cost))
 				looks++
+				look = min(2*look, split.LongCall)
 			}
 			assert.GreaterOrEqual(t, looks, tc.minLooks, "too few looks")
 			assert.LessOrEqual(t, looks, tc.maxLooks, "too many looks")

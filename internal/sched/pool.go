@@ -34,6 +34,8 @@ type Pool struct {
 	closed     atomic.Bool
 	calls      atomic.Int64 // top-level calls in progress
 	early      atomic.Int64 // callers between Arrive and Depart
+	contended  atomic.Int64 // the clock until which the pool is contended, or 0 (see contend.go)
+	contendRun atomic.Int32 // contention marks made in a row
 	callIDs    atomic.Uint64
 	wg         sync.WaitGroup
 

@@ -136,11 +136,12 @@ func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot;
 func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapshot; orders nothing
 
 // Spare returns how many pool workers are searching for work, or 0 when the
-// pool is Full: its callers then keep every processor busy, and a job pushed
-// for a searcher waits for one of them to yield its processor. Three loads.
-// Any goroutine.
+// pool is Full or Contended: its callers, or other goroutines, then keep
+// every processor busy, and a job pushed for a searcher waits for one of
+// them to yield its processor. Four loads while not contended. Any
+// goroutine.
 func (p *Pool) Spare() int {
-	if p.Full() {
+	if p.Full() || p.Contended() {
 		return 0
 	}
 	return p.Searching()

@@ -56,7 +56,10 @@ type Worker struct {
 	local counters // published to pub at transitions
 	cache typeCache
 	call  uint64 // the top-level call of the task running here (0: none)
-	pace  Pace   // see Pace
+	// stalls counts the yields in a row that other goroutines held up (see
+	// contend.go).
+	stalls int
+	pace   Pace // see Pace
 	// labels are the profiler labels a pool worker's goroutine has (Label).
 	labels context.Context
 	next   *Worker // the pool's free seat list, under the pool's lock
@@ -179,7 +182,11 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 				if r >= searchRounds && (p.clock() >= until || p.closed.Load()) { // Close need not wait out the linger
 					break
 				}
-				pause(r)
+				if r%yieldRounds != 0 {
+					spin(r)
+				} else if w.yield() {
+					break // goroutines wait for the processor: lingering only delays them (see contend.go)
+				}
 			}
 			p.stopSearching(false)
 			searching = false
@@ -319,7 +326,7 @@ func (w *Worker) Wait(j *Job) {
 				j.done.Store(false) // ready for reuse: nobody else touches j now
 				return
 			}
-			runtime.Gosched()
+			w.yield() // marks the pool contended if others keep the processors (see contend.go)
 		}
 		if searching {
 			p.stopSearching(false)
@@ -391,8 +398,9 @@ func (w *Worker) Label(ctx context.Context) (prev context.Context) {
 }
 
 // yieldRounds is how many fruitless rounds a searching pool worker makes
-// between two yields of its processor; between the others it spins a little
-// (pause). Every runtime.Gosched takes the Go scheduler's global lock, which
+// between two yields of its processor (searchYield, which also tells whether
+// other goroutines wait for it: contend.go); between the others it spins a
+// little (spin). Every runtime.Gosched takes the Go scheduler's global lock, which
 // runtime.GOMAXPROCS(0), read by every call on the default pool, takes too:
 // the read costs less than half as much during a search that yields every
 // eighth round as during one that yields every round
@@ -401,12 +409,9 @@ const yieldRounds = 8
 
 var spinSink atomic.Uint32
 
-// pause is the wait between two fruitless rounds number r of a search.
-func pause(r int) {
-	if r%yieldRounds == 0 {
-		runtime.Gosched()
-		return
-	}
+// spin is the wait after fruitless round number r of a search, when the
+// round is not one that yields.
+func spin(r int) {
 	x := uint32(r)
 	for i := range uint32(64) {
 		x = x*31 + i

@@ -1,0 +1,18 @@
+package sched
+
+// Timing of the contention rule (contend.go).
+const (
+	YieldStall   = yieldStall
+	StallStreak  = stallStreak
+	ContendedFor = contendedFor
+	ContendedMax = contendedMax
+	YieldRounds  = yieldRounds
+	SearchRounds = searchRounds
+)
+
+// Yield is a participant's yield, which counts its stalls and reports
+// whether it marked the pool (see yield). Owner only.
+func (w *Worker) Yield() bool { return w.yield() }
+
+// ContendedUntil returns the clock until which p is marked contended, or 0.
+func (p *Pool) ContendedUntil() int64 { return p.contended.Load() }
