@@ -104,9 +104,11 @@
 // task, so calls in a stream find one), a rest of 10 µs is enough, unless
 // the calls in progress on the pool are as many as the processors
 // (GOMAXPROCS), which leaves the searcher none to run on; then a rest of
-// 20 µs or less runs alone, and while they are more, a call hands nothing
-// over and runs alone, looking again every 20 µs whether a processor has
-// come free. The
+// 20 µs or less runs alone, and while they are more, or while goroutines
+// outside the pool's calls wait for the processors (handlers between two
+// calls: the pool's workers find their yields held up by them), a call hands
+// nothing over and runs alone, looking again after 20 µs, then twice as long
+// each time up to 80 µs, whether a processor has come free. The
 // prefix's first chunk is sized by the pace that the last call made with the
 // same function measured (a small table keyed by the function's code), about
 // 5 µs' worth, or the whole call if that pace says it takes 10.8 µs or less

@@ -250,10 +250,11 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 // TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors: goroutines
 // that keep every processor busy without calling the pool (handlers between
 // two calls, or work of their own) are not calls in progress, but the
-// pool's worker finds its yields delayed by them and marks the pool
-// contended (sched.Pool.Contended); a call made meanwhile hands no rest over
-// and runs its range alone. Once they stop, the mark lapses and the prefix
-// hands its rest over again.
+// pool's worker finds its yields held up by them and marks the pool
+// contended (sched.Pool.Contended); a call made meanwhile hands no rest
+// over and runs its range alone, unless the rest is long enough to gain
+// from a processor that they leave free before it is done. Once they stop,
+// the mark lapses and the prefix hands its rest over again.
 func TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors(t *testing.T) {
 	pool := par.NewPool(par.Workers(1))
 	defer pool.Close()
@@ -261,7 +262,7 @@ func TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors(t *testing.T) {
 		c := fakeclock.New()
 		return par.PrefixAgain(n, c.Read, func(lo, hi int) { c.Charge(lo, hi, fakeclock.Uniform(time.Microsecond)) }, par.OnPool(pool))
 	}
-	const long = 10_000 // a rest of about 10 ms
+	const mid, long = 100, 10_000 // rests of about 80 µs and 10 ms
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) + 2 {
@@ -284,19 +285,27 @@ func TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors(t *testing.T) {
 		for t0 := time.Now(); time.Since(t0) < 20*time.Microsecond; {
 		}
 	}
-	alone := false
-	for try := 0; try < 100_000 && !alone; try++ { // gives up after seconds
+	alone, longHandedOver := false, false
+	for try := 0; try < 100_000 && !(alone && longHandedOver); try++ { // gives up after seconds
 		par.Join(spin, spin, par.OnPool(pool)) // a fork: wakes the pool's worker, which then searches and yields
-		alone = par.Contended(pool) && run(long) == long && par.Contended(pool)
+		if !par.Contended(pool) {
+			continue
+		}
+		if !alone {
+			alone = run(mid) == mid && par.Contended(pool)
+		} else if !longHandedOver {
+			longHandedOver = run(long) < long && par.Contended(pool)
+		}
 	}
 	close(stop)
 	wg.Wait()
 	require.True(t, alone, "while other goroutines want the processors, the prefix runs the whole call")
+	require.True(t, longHandedOver, "a rest of 10 ms is handed over all the same")
 	for i := 0; par.Contended(pool); i++ {
 		require.Less(t, i, 10_000, "the mark never lapsed")
 		time.Sleep(100 * time.Microsecond)
 	}
-	require.Less(t, run(long), long, "once they stopped, the prefix hands its rest over")
+	require.Less(t, run(mid), mid, "once they stopped, the prefix hands its rest over")
 }
 
 // TestCoveredStretchIsOneStep: where the work of a step has covered a

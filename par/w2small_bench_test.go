@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -136,6 +137,32 @@ func BenchmarkNestedShortCalls(b *testing.B) {
 			for b.Loop() {
 				par.For(2, func(i int) { r[i] = par.ReduceRange(n, 0, leaf, add) })
 				w2Sink = r[0] + r[1]
+			}
+		})
+	}
+}
+
+// BenchmarkCallAlone is W2's body over [0, n) by ReduceRange on a pool
+// crowded with calls, one more than the processors with it, so that the
+// call hands nothing over and runs alone in the chunks that
+// split.Prefix.Stay plans, against the loop: what running alone costs a call
+// over its loop, its looks at the clock and at the pool, and the ends of
+// the body's runs between them.
+func BenchmarkCallAlone(b *testing.B) {
+	pool := par.NewPool(par.Workers(1))
+	defer pool.Close()
+	defer par.Crowd(pool, runtime.GOMAXPROCS(0))()
+	leaf := w2Range
+	add := func(a, b int) int { return a + b }
+	for _, n := range []int{700, 3000, 10_000} {
+		b.Run(fmt.Sprintf("n=%d/impl=loop", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = callLeaf(leaf, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=ReduceRange", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = par.ReduceRange(n, 0, leaf, add, par.OnPool(pool))
 			}
 		})
 	}

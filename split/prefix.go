@@ -222,10 +222,14 @@ func (p *Prefix) ShortRest() bool {
 	return float64(p.el)*float64(p.n-p.end) <= float64(PrefixBudget)*float64(p.end)
 }
 
-// longRest reports whether the rest takes LongCall or more at the pace so far.
-func (p *Prefix) longRest() bool {
-	return float64(p.el)*float64(p.n-p.end) >= float64(LongCall)*float64(p.end)
+// RestAtLeast reports, after Next said that the prefix ends, whether the
+// rest takes d or more at the pace so far.
+func (p *Prefix) RestAtLeast(d time.Duration) bool {
+	return float64(p.el)*float64(p.n-p.end) >= float64(d)*float64(p.end)
 }
+
+// longRest reports whether the rest takes LongCall or more at the pace so far.
+func (p *Prefix) longRest() bool { return p.RestAtLeast(LongCall) }
 
 // warmRest reports whether the prefix is warm, its last chunk took d, an
 // eighth of WarmLook or more, and the rest takes twice WarmLook or more at

@@ -130,11 +130,14 @@ func TestPrefixMinLen(t *testing.T) {
 }
 
 // TestPrefixShortRest: once Next has ended a prefix, ShortRest says whether
-// the rest takes PrefixBudget or less at the pace so far.
+// the rest takes PrefixBudget or less at the pace so far, and RestAtLeast
+// whether it takes a given time or more.
 func TestPrefixShortRest(t *testing.T) {
 	const cost = time.Microsecond
 	seen := map[bool]bool{}
-	for _, n := range []int{25, 30, 35, 40, 45, 50, 60, 100, 1000} {
+	const least = 100 * time.Microsecond
+	seenLeast := map[bool]bool{}
+	for _, n := range []int{25, 30, 35, 40, 45, 50, 60, 100, 119, 120, 121, 1000} {
 		c := fakeclock.New()
 		pf, _ := runPrefix(n, 1, c, fakeclock.Uniform(cost))
 		if pf.End() == n {
@@ -143,8 +146,11 @@ func TestPrefixShortRest(t *testing.T) {
 		rest := time.Duration(n-pf.End()) * cost
 		require.Equal(t, rest <= split.PrefixBudget, pf.ShortRest(), "n=%d: a rest of %v", n, rest)
 		seen[pf.ShortRest()] = true
+		require.Equal(t, rest >= least, pf.RestAtLeast(least), "n=%d: a rest of %v", n, rest)
+		seenLeast[pf.RestAtLeast(least)] = true
 	}
 	require.True(t, seen[true] && seen[false], "the cases should give both answers: %v", seen)
+	require.True(t, seenLeast[true] && seenLeast[false], "the cases should give both answers: %v", seenLeast)
 }
 
 // TestPrefixStay: a prefix that Next has ended can go on alone (a call whose

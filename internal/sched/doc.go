@@ -21,11 +21,14 @@
 // Crowded, and package par then runs its forks as plain calls, which makes a
 // fork at every level of a recursion cost about a plain call below its first
 // few levels. A pool also counts the calls in progress (seats, and callers
-// that Arrive before they take one) against the processors, so that package
-// par hands no work to a searching worker that no processor is free to run
-// (Spare, Full, Oversubscribed). The fork protocol is in join.go, the records in records.go, a
-// latch for a dynamic number of tasks (a scope) in latch.go, searching,
-// parking and waking in worker.go and sleep.go, the statistics in stats.go.
+// that Arrive before they take one) against the processors, and learns from
+// its participants' yields of the processor whether goroutines outside its
+// calls want them too (Contended, contend.go), so that package par hands no
+// work to a searching worker that no processor is free to run (Spare, Full,
+// Oversubscribed, Contended). The fork protocol is in join.go, the records
+// in records.go, a latch for a dynamic number of tasks (a scope) in
+// latch.go, searching, parking and waking in worker.go and sleep.go, the
+// statistics in stats.go.
 //
 // Every function says who may call it: "owner only" means the goroutine that
 // currently holds the worker (the pool's goroutine for a worker, the caller of
