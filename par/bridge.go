@@ -417,8 +417,14 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 	if n < 2*max(1, c.minLen) {
 		return b.fold(0, n), n, pf // one chunk whatever the pace: nothing to time or learn
 	}
-	st, expect, pf := c.plan(b.siteKey(), n)
-	if pf.End() == n {
+	st := siteOf(b.siteKey())
+	short := st.short(n)
+	var expect split.Pace
+	if !short {
+		expect, pf = c.plan(st, n)
+		short = pf.End() == n
+	}
+	if short {
 		// Known to be short: one chunk, timed only if drawn (config.one).
 		one := drawOne(st, clock)
 		acc, hi = b.cover(b.fold(0, n), n, n)
@@ -481,15 +487,13 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 	}
 }
 
-// plan returns the site of key, its pace, and the prefix that this pace
-// plans for a call of n elements before the clock starts
-// (split.Prefix.Expect).
-func (c *config) plan(key uintptr, n int) (site, split.Pace, split.Prefix) {
-	st := siteOf(key)
+// plan returns the pace of st and the prefix that this pace plans for a
+// call of n elements before the clock starts (split.Prefix.Expect).
+func (c *config) plan(st site, n int) (split.Pace, split.Prefix) {
 	expect := st.pace()
 	pf := split.NewPrefix(n, c.minLen, time.Time{})
 	pf.Expect(expect)
-	return st, expect, pf
+	return expect, pf
 }
 
 // oneChunk is a call that runs on its caller as one chunk (config.one),
@@ -536,9 +540,11 @@ func (c *config) one(key uintptr, n int) (oneChunk, bool) {
 	if n < 2*max(1, c.minLen) {
 		return oneChunk{}, true
 	}
-	st, _, pf := c.plan(key, n)
-	if pf.End() < n {
-		return oneChunk{}, false
+	st := siteOf(key)
+	if !st.short(n) {
+		if _, pf := c.plan(st, n); pf.End() < n {
+			return oneChunk{}, false
+		}
 	}
 	return drawOne(st, monotonic), true
 }

@@ -167,3 +167,26 @@ func BenchmarkCallAlone(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCallStream is W2's body over [0, n) by ReduceRange in calls made
+// back to back, against the loop: past the first call, the pool's worker is
+// still searching when each call begins, and takes its rest within a round,
+// with no wake-up to wait for. W11 of go run ./bench runs each
+// implementation for about 2 ms at a time between the others, so that its
+// first call there waits for a parked worker.
+func BenchmarkCallStream(b *testing.B) {
+	leaf := w2Range
+	add := func(a, b int) int { return a + b }
+	for _, n := range []int{1500, 5000} {
+		b.Run(fmt.Sprintf("n=%d/impl=loop", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = callLeaf(leaf, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/impl=ReduceRange", n), func(b *testing.B) {
+			for b.Loop() {
+				w2Sink = par.ReduceRange(n, 0, leaf, add)
+			}
+		})
+	}
+}
