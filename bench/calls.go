@@ -24,7 +24,12 @@ import (
 // (above 1: faster than the loop).
 
 // callsRunTarget is about how long one timed run of an implementation at one
-// size lasts: its calls back to back.
+// size lasts: its calls back to back. Each goroutine makes one untimed call of
+// the implementation first, so that every timed call follows another of its
+// own: the runs of the other implementations in between leave weft's pool
+// parked, and a call that follows an idle spell waits for a parked worker's
+// wake-up (about 100 µs here), which W11 does not measure (go test ./par
+// -run '^$' -bench CallAfterIdle does).
 const callsRunTarget = 2 * time.Millisecond
 
 // callsMinReps is the fewest rounds W11 runs: its paired ratios must tell a
@@ -358,6 +363,7 @@ func (s *suite) callsCurve(b *callsBody, in []int, callers, reps int, prog *prog
 func runCalls(sets [][]callImpl, k, n, calls int) time.Duration {
 	if len(sets) == 1 {
 		f := sets[0][k].call
+		f(n) // untimed: see callsRunTarget
 		t0 := time.Now()
 		for range calls {
 			f(n)
@@ -372,6 +378,7 @@ func runCalls(sets [][]callImpl, k, n, calls int) time.Duration {
 		go func() {
 			defer done.Done()
 			f := set[k].call
+			f(n) // untimed: see callsRunTarget
 			ready.Done()
 			<-start
 			for range calls {

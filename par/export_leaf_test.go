@@ -94,6 +94,13 @@ func Crowd(p *Pool, k int) (end func()) {
 	}
 }
 
+// WaitParked returns once every worker of p is parked.
+func WaitParked(p *Pool) {
+	for p.p.Sleeping() < p.p.Workers() {
+		runtime.Gosched()
+	}
+}
+
 // Contended reports whether p is marked contended (sched.Pool.Contended).
 func Contended(p *Pool) bool { return p.p.Contended() }
 

@@ -190,3 +190,39 @@ func BenchmarkCallStream(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCallAfterIdle is W2's body over [0, n) by ReduceRange in a call
+// made after a millisecond's sleep, once every worker of its pool has
+// parked, as the first call after an idle spell is, against the loop after
+// the same sleep: the call's rest waits for a worker's wake-up (go test
+// -bench Wake ./internal/sched), which calls made back to back
+// (BenchmarkCallStream) do not. It reports the median call (the sleep makes
+// ns/op); the timer is left running, since stopping it reads the memory
+// statistics, which stops the world, and a call right after that took more
+// than twice as long as one after a plain sleep.
+func BenchmarkCallAfterIdle(b *testing.B) {
+	pool := par.NewPool(par.Workers(1))
+	defer pool.Close()
+	leaf := w2Range
+	add := func(a, b int) int { return a + b }
+	for _, n := range []int{1500, 5000} {
+		for _, impl := range []string{"loop", "ReduceRange"} {
+			b.Run(fmt.Sprintf("n=%d/impl=%s", n, impl), func(b *testing.B) {
+				var calls []time.Duration
+				for b.Loop() {
+					time.Sleep(time.Millisecond)
+					par.WaitParked(pool)
+					t0 := time.Now()
+					if impl == "loop" {
+						w2Sink = callLeaf(leaf, n)
+					} else {
+						w2Sink = par.ReduceRange(n, 0, leaf, add, par.OnPool(pool))
+					}
+					calls = append(calls, time.Since(t0))
+				}
+				slices.Sort(calls)
+				b.ReportMetric(float64(calls[len(calls)/2].Nanoseconds()), "ns/call")
+			})
+		}
+	}
+}
