@@ -685,14 +685,27 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 
 	t.Run("adjacent, fits a step", func(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half, 2 * half}})
-		assert.Len(t, stepsOf(steps, 0, half), 3, "the first leaf runs blind: %v", steps)
-		assert.Equal(t, []step{{half, 2 * half}}, stepsOf(steps, half, 2*half), "the second leaf in one step")
+		first := stepsOf(steps, 0, half)
+		assert.LessOrEqual(t, first[0].hi, max(1, half/split.LeafSteps), "the first leaf runs blind: %v", steps)
+		// All of the second leaf would fit a step at the pace before, but
+		// the seat has no job of its own for a thief: half of it (TailStep).
+		assert.Equal(t, step{half, half + half/2}, stepsOf(steps, half, 2*half)[0], "the second leaf's first step")
 	})
 	t.Run("adjacent, one clock read a step", func(t *testing.T) {
 		run([][2]int{{0, half}})
 		alone := reads
-		run([][2]int{{0, half}, {half, 2 * half}})
-		assert.Equal(t, 1, reads-alone, "the second leaf is timed from the end of the step before")
+		steps := run([][2]int{{0, half}, {half, 2 * half}})
+		assert.Equal(t, len(stepsOf(steps, half, 2*half)), reads-alone, "the second leaf is timed from the end of the step before")
+	})
+	t.Run("an empty deque halves what is left", func(t *testing.T) {
+		steps := run([][2]int{{0, 4 * half}}) // 160 µs at 1 ns an element
+		tail := int(split.TailTarget)       // elements
+		for k := 2; k < len(steps); k++ {
+			left := 4*half - steps[k].lo
+			assert.LessOrEqual(t, steps[k].hi-steps[k].lo, max(left/2, tail), "step %d of %v", k, steps)
+		}
+		last := steps[len(steps)-1]
+		assert.LessOrEqual(t, last.hi-last.lo, 2*tail, "the last step: about TailTarget's worth: %v", steps)
 	})
 	t.Run("adjacent, longer than a step", func(t *testing.T) {
 		const long = 1_000_000 // 1 ms

@@ -53,7 +53,7 @@
 // it). A fixed grain (Fixed) cuts every piece longer than the grain and no
 // other, whatever the demand.
 //
-// # Running leaves (Splitter.FirstStep, Splitter.NextStep)
+// # Running leaves (Splitter.FirstStep, Splitter.NextStep, Splitter.TailStep)
 //
 // A piece the splitter will not cut is a leaf, and an adaptive leaf runs in
 // steps; between two steps it looks once whether another participant is
@@ -73,8 +73,13 @@
 // pace of the step before, else about StepTarget's worth, and grows at most
 // StepGrowth-fold. StepTarget is long enough that what a leaf pays at each
 // step (a pipe's buffers, a map, an init) is paid rarely, and short enough
-// that a hungry participant waits at most about that long for its half. No
-// step leaves a rest shorter than the minimum length. A leaf of a fixed tree
+// that a hungry participant waits at most about that long for its half. But
+// a participant whose deque holds no job of its own has nothing left for a
+// thief but what its leaf gives away, and at the end of a call the others
+// run out one after the other: such a leaf takes at most half of what it
+// has left in a step, and no less than TailTarget's worth (TailStep), so
+// that it looks again at a sixteenth of StepTarget at the end. No step
+// leaves a rest shorter than the minimum length. A leaf of a fixed tree
 // (deterministic sums) walks its canonical tree instead, in about TreeSteps
 // nodes (tree.go).
 //

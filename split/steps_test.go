@@ -139,3 +139,40 @@ func TestTreeStep(t *testing.T) {
 	require.Equal(t, 1<<20/split.TreeSteps, sp.TreeStep(1<<20))
 	require.Equal(t, 1, sp.TreeStep(3))
 }
+
+// TestTailStep: a leaf whose participant has no job of its own left for a
+// thief takes at most half of what it has left in a step, and no less than
+// TailTarget's worth at the pace given, or the step planned if that is
+// shorter; without a pace the planned step stands. Run as a leaf that always
+// has an empty deque, the steps halve what is left down to TailTarget.
+func TestTailStep(t *testing.T) {
+	sp := leafSplitter(1)
+	ns := split.Pace{N: 1000, D: time.Microsecond} // 1 ns an element
+	tail := int(split.TailTarget)                  // elements at 1 ns
+	assert.Equal(t, 50_000, sp.TailStep(80_000, ns, 100_000), "half of what is left")
+	assert.Equal(t, 30_000, sp.TailStep(30_000, ns, 100_000), "a step under half stands")
+	assert.Equal(t, tail, sp.TailStep(10_000, ns, 10_000), "no less than TailTarget's worth")
+	assert.Equal(t, 3_000, sp.TailStep(3_000, ns, 10_000), "nor more than the step planned")
+	assert.Equal(t, 80_000, sp.TailStep(80_000, split.Pace{}, 100_000), "no pace: the step planned")
+	slow := split.Pace{N: 1, D: time.Microsecond}
+	assert.Equal(t, 150, leafSplitter(100).TailStep(300, slow, 300), "half")
+	assert.Equal(t, 150, leafSplitter(100).TailStep(150, slow, 150), "but no rest under the minimum length")
+
+	c := fakeclock.New()
+	const n = 100_000 // 100 µs at 1 ns
+	var steps []int
+	t0 := c.Read()
+	s := sp.TailStep(sp.FirstStep(n, ns), ns, n)
+	for cur := 0; ; {
+		c.Charge(cur, cur+s, fakeclock.Uniform(1))
+		cur += s
+		steps = append(steps, s)
+		now := c.Read()
+		if cur >= n {
+			break
+		}
+		s = sp.TailStep(sp.NextStep(s, now.Sub(t0), n-cur), split.Pace{N: s, D: now.Sub(t0)}, n-cur)
+		t0 = now
+	}
+	assert.Equal(t, []int{50_000, 25_000, 12_500, 6_250, 6_250}, steps, "halving what is left down to TailTarget")
+}
