@@ -19,7 +19,7 @@ import (
 // (runtime.Gosched) returns at once when no other goroutine is runnable, and
 // only after another has run when one is. A searching pool worker yields
 // every yieldRounds fruitless rounds, and a participant waiting for a stolen
-// half after every round; each times its yields (yield). stallStreak yields
+// half after every fruitless round; each times those yields (yield). stallStreak yields
 // in a row that each took yieldStall or longer mark the pool contended for
 // contendedFor; a single one may be the host's preemption of the machine's
 // processor, or the garbage collector's worker. The count goes on from one

@@ -326,7 +326,11 @@ func (w *Worker) Wait(j *Job) {
 				j.done.Store(false) // ready for reuse: nobody else touches j now
 				return
 			}
-			w.yield() // marks the pool contended if others keep the processors (see contend.go)
+			if x == nil {
+				w.yield() // timed: marks the pool contended if others keep the processors (see contend.go)
+			} else {
+				runtime.Gosched()
+			}
 		}
 		if searching {
 			p.stopSearching(false)
