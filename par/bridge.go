@@ -574,11 +574,11 @@ func alone(pool *sched.Pool, pf *split.Prefix) bool {
 // contendedRest is the least rest that a call hands over while its pool is
 // contended. The worker woken for it waits behind the goroutines that hold
 // the processors, and the fork gains only where those goroutines leave a
-// processor free before the rest is done, at the end of a burst of calls:
-// 4 goroutines calling W2's body in turn on 2 processors ran 10,000
-// elements (450 µs) at 0.97 of the loop's speed alone and 0.99 handing the
-// rest over, 3,000 (135 µs) at 0.98 either way, and 1,500 (65 µs) at 0.95
-// handing it over and 0.975 alone (a scratch of W11's regime, alternated).
+// processor free before the rest is done, at the end of a burst of calls.
+// 4 goroutines calling W2's body in turn on 2 processors (W11 of go run
+// ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
+// loop's speed handing rests over and at 0.98 alone; calls of 10,000
+// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
 const contendedRest = 2 * split.LongCall
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a body

@@ -699,7 +699,7 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 	})
 	t.Run("an empty deque halves what is left", func(t *testing.T) {
 		steps := run([][2]int{{0, 4 * half}}) // 160 µs at 1 ns an element
-		tail := int(split.TailTarget)       // elements
+		tail := int(split.TailTarget)         // elements
 		for k := 2; k < len(steps); k++ {
 			left := 4*half - steps[k].lo
 			assert.LessOrEqual(t, steps[k].hi-steps[k].lo, max(left/2, tail), "step %d of %v", k, steps)

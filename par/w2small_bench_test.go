@@ -196,27 +196,32 @@ func BenchmarkCallStream(b *testing.B) {
 // parked, as the first call after an idle spell is, against the loop after
 // the same sleep: the call's rest waits for a worker's wake-up (go test
 // -bench Wake ./internal/sched), which calls made back to back
-// (BenchmarkCallStream) do not. It reports the median call (the sleep makes
-// ns/op); the timer is left running, since stopping it reads the memory
-// statistics, which stops the world, and a call right after that took more
-// than twice as long as one after a plain sleep.
+// (BenchmarkCallStream) do not; impl=halves is the hand-written loop that
+// starts a goroutine per core over static halves, whose second goroutine
+// waits for an idle processor's thread the same way. It reports the median
+// call (the sleep makes ns/op); the timer is left running, since stopping
+// it reads the memory statistics, which stops the world.
 func BenchmarkCallAfterIdle(b *testing.B) {
 	pool := par.NewPool(par.Workers(1))
 	defer pool.Close()
 	leaf := w2Range
+	leaf64 := func(lo, hi int) uint64 { return uint64(leaf(lo, hi)) }
 	add := func(a, b int) int { return a + b }
 	for _, n := range []int{1500, 5000} {
-		for _, impl := range []string{"loop", "ReduceRange"} {
+		for _, impl := range []string{"loop", "ReduceRange", "halves"} {
 			b.Run(fmt.Sprintf("n=%d/impl=%s", n, impl), func(b *testing.B) {
 				var calls []time.Duration
 				for b.Loop() {
 					time.Sleep(time.Millisecond)
 					par.WaitParked(pool)
 					t0 := time.Now()
-					if impl == "loop" {
+					switch impl {
+					case "loop":
 						w2Sink = callLeaf(leaf, n)
-					} else {
+					case "ReduceRange":
 						w2Sink = par.ReduceRange(n, 0, leaf, add, par.OnPool(pool))
+					default:
+						w2Sink = int(halvesSum(n, leaf64))
 					}
 					calls = append(calls, time.Since(t0))
 				}

@@ -36,11 +36,12 @@ import (
 // resets both counts.
 //
 // A yield returns at once in 100 to 160 ns at the median here, and takes
-// 10 µs or longer about once in a thousand (go run of a loop of
-// runtime.Gosched with nothing else runnable), so three in a row are a
-// contention; on 2 processors with 4 goroutines calling W2's body over 1,500
-// elements in turn, weft ran at 0.94-0.96 of the loop's speed without the
-// mark and 0.975 with it (W11 of go run ./bench: docs/DESIGN.md).
+// 10 µs or longer about once in a thousand (a loop of runtime.Gosched with
+// nothing else runnable), so three in a row are a contention. On 2
+// processors with 4 goroutines calling W2's body over 1,000 to 1,500
+// elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
+// mark and 0.98 with it (W11 of go run ./bench, medians of 8 to 18 runs:
+// docs/DESIGN.md).
 
 // yieldStall is the shortest yield that counts as a stall: far above what a
 // yield costs when nothing else is runnable, and under the shortest call that
