@@ -575,6 +575,13 @@ func TestShortCallDrawsOnce(t *testing.T) {
 			c.call()
 			require.Equal(t, 1, draws, "%s, timed %v: draws a call", c.name, timed)
 			if timed {
+				// A call that something stalled past split.ShortCall (the
+				// race detector, the collector) only marks a settled record
+				// suspect, keeping its pace (TestSiteRecords): one more
+				// timed call then teaches the site either way.
+				for try := 0; try < 2 && par.SiteKeyPace(c.key) == short; try++ {
+					c.call()
+				}
 				require.NotEqual(t, short, par.SiteKeyPace(c.key), "%s: a timed call teaches its site", c.name)
 			} else {
 				require.Equal(t, short, par.SiteKeyPace(c.key), "%s: an untimed call leaves its site as it was", c.name)
