@@ -17,7 +17,17 @@ import (
 //
 // The Go scheduler tells it in one place: a yield of the processor
 // (runtime.Gosched) returns at once when no other goroutine is runnable, and
-// only after another has run when one is. A searching pool worker yields
+// only after another has run when one is. A participant's yield also yields
+// its thread to the operating system (osYield, sched_yield on Linux), which
+// returns at once unless another thread waits for the same processor: in a
+// virtual machine whose other processor was halted, the guest's scheduler
+// places a worker woken by a call on the caller's own processor, and a
+// worker that spun there through its linger held the caller off it (the
+// first call after an idle spell, W2's body over 1,500 elements: 355 µs
+// where the loop took 150; with the thread's yield, 160: go test ./par -run
+// '^$' -bench CallAfterIdle). Such yields are held up as well, so a worker
+// that shares its processor with a busy thread counts the pool contended,
+// which it is (TestWorkerOnABusyProcessorYieldsIt). A searching pool worker yields
 // every yieldRounds fruitless rounds, and a participant waiting for a stolen
 // half after every fruitless round; each times those yields (yield). stallStreak yields
 // in a row that each took yieldStall or longer mark the pool contended for
@@ -58,13 +68,15 @@ const (
 	contendedMax = 16 * time.Millisecond
 )
 
-// yield yields the processor, counts in w.stalls the yields in a row that
-// took yieldStall or longer, marks the pool contended at stallStreak of
-// them, and reports whether it did. Owner only.
+// yield yields the processor to other goroutines and the thread's to other
+// threads, counts in w.stalls the yields in a row that took yieldStall or
+// longer, marks the pool contended at stallStreak of them, and reports
+// whether it did. Owner only.
 func (w *Worker) yield() bool {
 	p := w.pool
 	t := p.clock()
 	runtime.Gosched()
+	osYield()
 	if p.clock()-t < int64(yieldStall) {
 		w.stalls = 0
 		if p.contendRun.Load() != 0 { // a load first, so that the line stays shared while nothing changes; orders nothing
