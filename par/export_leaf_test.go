@@ -66,9 +66,17 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 
 // Prefix runs the timed prefix of an adaptive call over [0, n) alone,
 // reading time from clock, and returns where it stopped. The call's site
-// (f's code) starts with no record.
+// (f's code) starts with no record, and the call's pool is not marked
+// contended: a mark that its workers set while other test binaries held the
+// processors (go test runs packages side by side) would keep the whole range
+// on the caller (sched.Pool.Contended), which TestPrefixStaysAloneWhileOther
+// GoroutinesWantTheProcessors specifies; the mark lapses within 16 ms.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	siteOf(siteKey(f)).slot.Store(0)
+	c := configure(opts)
+	for p := c.lookup(); p.Sleeping() < p.Workers() || p.Contended(); {
+		time.Sleep(100 * time.Microsecond)
+	}
 	return PrefixAgain(n, clock, f, opts...)
 }
 
