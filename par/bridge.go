@@ -181,7 +181,7 @@ func (b *body[R]) join(left, right R) R {
 // leaf folds [lo, hi), a piece that sp declined to cut, in the steps that
 // sp.FirstStep and sp.NextStep size (see package split, "Running leaves"),
 // each at most half of what is left while w's deque holds no job of its own
-// (sp.TailStep).
+// and no participant is hungry yet (sp.TailStep).
 // The first step is sized by the pace of the step before it on w if that
 // step was of the same call and range and ended at lo, and is then timed from
 // that step's end (one clock read a step; whatever w did in between, a steal
@@ -209,7 +209,7 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 		t = clock()
 	}
 	step := sp.FirstStep(hi-lo, before)
-	if w.Len() == 0 {
+	if w.Len() == 0 && !w.Hungry() {
 		step = sp.TailStep(step, before, hi-lo)
 	}
 	acc, cur := b.cover(b.fold(lo, lo+step), lo+step, hi)
@@ -225,13 +225,14 @@ func leaf[R any](w *sched.Worker, lo, hi int, sp split.Splitter, b *body[R], clo
 		}
 		last := step
 		step = sp.NextStep(step, el, hi-cur)
-		if w.Len() == 0 {
-			step = sp.TailStep(step, split.Pace{N: last, D: el}, hi-cur)
-		}
 		t = now
-		if sp.CanHalve(hi-cur) && w.Hungry() && w.Len() == 0 && sp.WorthHalving(hi-cur, last, el) {
-			left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b)
-			return b.join(b.join(acc, left), right)
+		if w.Len() == 0 {
+			if !w.Hungry() {
+				step = sp.TailStep(step, split.Pace{N: last, D: el}, hi-cur)
+			} else if sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
+				left, right := forkRange(w, cur, cur+(hi-cur)/2, hi, sp, b)
+				return b.join(b.join(acc, left), right)
+			}
 		}
 		var next int
 		acc, next = b.cover(b.join(acc, b.fold(cur, cur+step)), cur+step, hi)

@@ -44,6 +44,22 @@ func RunLeafHungry(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
 	})
 }
 
+// RunLeavesHungry is RunLeavesClocked begun once some participant of p is
+// hungry (sched.Worker.Hungry): a parked worker is.
+func RunLeavesHungry(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
+	p.p.Run(func(w *sched.Worker) {
+		for !w.Hungry() {
+			runtime.Gosched()
+		}
+		b := &body[struct{}]{each: f}
+		for _, l := range leaves {
+			sp := split.New(1, 1, 0)
+			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
+			leaf(w, l[0], l[1], sp, b, clock)
+		}
+	})
+}
+
 // RunLeafClocked runs f over [0, n) as one leaf of the bridge on a seat of p,
 // reading time from clock, without waiting for hunger: on a pool none of
 // whose participants is hungry it only steps.

@@ -654,6 +654,41 @@ func TestSiteRecords(t *testing.T) {
 		"tenfold off, measured by a call long at the old pace (10 and 100 µs): unsettled")
 }
 
+// TestLeafHalvesItsStepsOnlyBeforeHunger: a leaf whose seat has no job of
+// its own for a thief halves its steps (split.Splitter.TailStep) only while
+// no participant is hungry: one that is hungry already gets half at the
+// leaf's next look, and where the hunger is a parked worker, as it always is
+// in a pool of more workers than processors, more looks only made more forks.
+// A leaf that begins where the one before it ended, and fits StepTarget at
+// that one's pace, then runs whole in one step.
+func TestLeafHalvesItsStepsOnlyBeforeHunger(t *testing.T) {
+	const cheap, half = 1_000, 40_000 // 1 µs, whose rest is never worth halving, then 40 µs, at 1 ns an element
+	leaves := [][2]int{{0, cheap}, {cheap, cheap + half}}
+	type step struct{ lo, hi int }
+	run := func(p *par.Pool, runLeaves func(*par.Pool, [][2]int, func() time.Time, func(lo, hi int))) []step {
+		c := fakeclock.New()
+		var mu sync.Mutex // a forked half would run on the worker
+		var steps []step
+		runLeaves(p, leaves, func() time.Time { mu.Lock(); defer mu.Unlock(); return c.Read() }, func(lo, hi int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if lo >= cheap {
+				steps = append(steps, step{lo, hi})
+			}
+			c.Charge(lo, hi, fakeclock.Uniform(1))
+		})
+		return steps
+	}
+	hungry := par.NewPool(par.Workers(1))
+	defer hungry.Close()
+	par.WaitParked(hungry)
+	assert.Equal(t, []step{{cheap, cheap + half}}, run(hungry, par.RunLeavesHungry), "with a worker parked, one step")
+
+	busy, release, g1Done := busyPool(t)
+	defer func() { close(release); <-g1Done }()
+	assert.Equal(t, step{cheap, cheap + half/2}, run(busy, par.RunLeavesClocked)[0], "with nobody hungry, half of it first")
+}
+
 // TestLeafStepsByThePaceBefore: a leaf that begins where the last step on
 // its worker of the same call ended (the right half of a fork whose left half
 // ran there) sizes its first step by that step's pace: a uniform leaf that

@@ -76,9 +76,10 @@
 // that a hungry participant waits at most about that long for its half. But
 // a participant whose deque holds no job of its own has nothing left for a
 // thief but what its leaf gives away, and at the end of a call the others
-// run out one after the other: such a leaf takes at most half of what it
-// has left in a step, and no less than TailTarget's worth (TailStep), so
-// that it looks again at a sixteenth of StepTarget at the end. No step
+// run out one after the other: while none is hungry yet, such a leaf takes
+// at most half of what it has left in a step, and no less than TailTarget's
+// worth (TailStep), so that it looks again at a sixteenth of StepTarget at
+// the end. No step
 // leaves a rest shorter than the minimum length. A leaf of a fixed tree
 // (deterministic sums) walks its canonical tree instead, in about TreeSteps
 // nodes (tree.go).
