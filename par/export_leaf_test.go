@@ -51,12 +51,7 @@ func RunLeavesHungry(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo
 		for !w.Hungry() {
 			runtime.Gosched()
 		}
-		b := &body[struct{}]{each: f}
-		for _, l := range leaves {
-			sp := split.New(1, 1, 0)
-			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
-			leaf(w, l[0], l[1], sp, b, clock)
-		}
+		runLeaves(w, leaves, clock, f)
 	})
 }
 
@@ -70,23 +65,26 @@ func RunLeafClocked(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) 
 // RunLeavesClocked is RunLeafClocked for several leaves [lo, hi) of one
 // range, run one after the other on one seat.
 func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
-	p.p.Run(func(w *sched.Worker) {
-		b := &body[struct{}]{each: f}
-		for _, l := range leaves {
-			sp := split.New(1, 1, 0)
-			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
-			leaf(w, l[0], l[1], sp, b, clock)
-		}
-	})
+	p.p.Run(func(w *sched.Worker) { runLeaves(w, leaves, clock, f) })
+}
+
+// runLeaves runs leaves of one range of body f on w, one after the other.
+func runLeaves(w *sched.Worker, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
+	b := &body[struct{}]{each: f}
+	for _, l := range leaves {
+		sp := split.New(1, 1, 0)
+		sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
+		leaf(w, l[0], l[1], sp, b, clock)
+	}
 }
 
 // Prefix runs the timed prefix of an adaptive call over [0, n) alone,
 // reading time from clock, and returns where it stopped. The call's site
 // (f's code) starts with no record, and the call's pool is not marked
 // contended: a mark that its workers set while other test binaries held the
-// processors (go test runs packages side by side) would keep the whole range
-// on the caller (sched.Pool.Contended), which TestPrefixStaysAloneWhileOther
-// GoroutinesWantTheProcessors specifies; the mark lapses within 16 ms.
+// processors (go test runs packages side by side) keeps the whole range on
+// the caller, as a test of its own specifies (sched.Pool.Contended); the
+// mark lapses within 16 ms.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	siteOf(siteKey(f)).slot.Store(0)
 	c := configure(opts)
