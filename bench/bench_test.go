@@ -137,6 +137,40 @@ func TestSlowWarmupIsCappedAndMarked(t *testing.T) {
 	assert.Equal(t, "0", r.Checksum)
 }
 
+// TestSlowCallIsOutOfW11FromItsSize: a competitor whose call at a size of
+// W11 takes longer than callsRunTarget and callsCapFactor times the loop's,
+// twice, has its figure there from one call, marked, and is not called at
+// larger sizes; weft's implementations are measured whatever they take.
+func TestSlowCallIsOutOfW11FromItsSize(t *testing.T) {
+	calls := map[string]map[int]int{"lib": {}, "weft": {}}
+	slow := func(name string) func(n int) {
+		return func(n int) { calls[name][n]++; time.Sleep(callsRunTarget + time.Millisecond) }
+	}
+	zero := func() string { return "0" }
+	b := &callsBody{id: "W0", def: "a test", sizes: []int{1, 2},
+		impls: func(*suite, []int) []callImpl {
+			return []callImpl{
+				{name: "loop", kind: kindSeq, call: func(int) {}, sum: zero},
+				{name: "lib", kind: kindLib, call: slow("lib"), sum: zero},
+				{name: "weft", kind: kindWeft, call: slow("weft"), sum: zero},
+			}
+		}}
+	c, errs := (&suite{}).callsCurve(b, nil, 1, 3, newProgress(false))
+	require.Empty(t, errs)
+	require.Len(t, c.Rows, 2)
+	assert.Equal(t, []string{"", callsOnce, ""}, c.Rows[0].Out)
+	assert.Equal(t, []string{"", callsSkipped, ""}, c.Rows[1].Out)
+	assert.Equal(t, map[int]int{1: 2}, calls["lib"], "twice at its first size, never after")
+	assert.Greater(t, c.Rows[0].Ratio[1], 0.0)
+	assert.Zero(t, c.Rows[1].Ratio[1])
+	assert.Greater(t, calls["weft"][2], 3, "weft: a check, then an untimed and a timed call a round")
+
+	var out strings.Builder
+	writeCallsText(&out, []*callsCurve{c})
+	assert.Contains(t, out.String(), "* one call")
+	assert.Regexp(t, `(?m)^ +2 .* - +\S+$`, out.String(), "a skipped size reads -")
+}
+
 func TestBudgetAddsRounds(t *testing.T) {
 	runs := func(m *measurer) int {
 		n := 0

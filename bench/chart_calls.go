@@ -97,15 +97,19 @@ func (s *svgBuf) callsPanel(c *callsCurve, x0, y0, w float64) {
 	for _, l := range lines {
 		im := c.Impls[l.k]
 		var pts []string
+		end := c.Rows[0]
 		for _, r := range c.Rows {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", lx(r), ly(r.Ratio[l.k])))
+			if r.out(l.k) != callsSkipped {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", lx(r), ly(r.Ratio[l.k])))
+				end = r
+			}
 		}
 		dash := ""
 		if im.Kind == kindWeft && strings.Contains(im.Name, "Range") {
 			dash = ` stroke-dasharray="5,3"`
 		}
 		s.f(`<polyline points="%s" fill="none" stroke="%s" stroke-width="%.1f"%s/>`, strings.Join(pts, " "), kindColor(im.Kind), l.width, dash)
-		labels = append(labels, label{ly(c.Rows[len(c.Rows)-1].Ratio[l.k]) + 3, im.Name, kindColor(im.Kind)})
+		labels = append(labels, label{ly(end.Ratio[l.k]) + 3, im.Name, kindColor(im.Kind)})
 	}
 	// A label at the end of each line, moved down past the one above it.
 	slices.SortFunc(labels, func(a, b label) int { return cmp.Compare(a.y, b.y) })

@@ -252,6 +252,9 @@ func run(f *flags) (int, error) {
 			maxN = max(maxN, n)
 		}
 	}
+	if calls {
+		maxN = max(maxN, callsMaxN()) // the competitors' inputs
+	}
 
 	start := time.Now()
 	prog := newProgress(f.progress)
