@@ -312,7 +312,7 @@ func (s *suite) calls(reps int, prog *progress) ([]*callsCurve, []string) {
 	var out []*callsCurve
 	var errs []string
 	for _, b := range callsBodies() {
-		in := iota(slices.Max(b.sizes))
+		in := s.env.idx[:slices.Max(b.sizes)] // run sizes it to callsMaxN
 		for _, callers := range []int{1, callsCallers} {
 			c, e := s.callsCurve(b, in, callers, reps, prog)
 			out = append(out, c)

@@ -427,12 +427,7 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 		return b.fold(0, n), n, pf // one chunk whatever the pace: nothing to time or learn
 	}
 	st := siteOf(b.siteKey())
-	short := st.short(n)
-	var expect split.Pace
-	if !short {
-		expect, pf = c.plan(st, n)
-		short = pf.End() == n
-	}
+	expect, pf, short := c.plan(st, n)
 	if short {
 		// Known to be short: one chunk, timed only if drawn (config.one).
 		one := drawOne(st, clock)
@@ -497,12 +492,17 @@ func prefix[R any](c *config, n int, b *body[R], clock func() time.Time) (acc R,
 }
 
 // plan returns the pace of st and the prefix that this pace plans for a
-// call of n elements before the clock starts (split.Prefix.Expect).
-func (c *config) plan(st site, n int) (split.Pace, split.Prefix) {
-	expect := st.pace()
-	pf := split.NewPrefix(n, c.minLen, time.Time{})
+// call of n elements before the clock starts (split.Prefix.Expect), and
+// whether that prefix is the whole call; a call that st's settled record
+// says is short is told so at once (site.short), with no plan.
+func (c *config) plan(st site, n int) (expect split.Pace, pf split.Prefix, short bool) {
+	if st.short(n) {
+		return expect, pf, true
+	}
+	expect = st.pace()
+	pf = split.NewPrefix(n, c.minLen, time.Time{})
 	pf.Expect(expect)
-	return expect, pf
+	return expect, pf, pf.End() == n
 }
 
 // oneChunk is a call that runs on its caller as one chunk (config.one),
@@ -550,10 +550,8 @@ func (c *config) one(key uintptr, n int) (oneChunk, bool) {
 		return oneChunk{}, true
 	}
 	st := siteOf(key)
-	if !st.short(n) {
-		if _, pf := c.plan(st, n); pf.End() < n {
-			return oneChunk{}, false
-		}
+	if _, _, short := c.plan(st, n); !short {
+		return oneChunk{}, false
 	}
 	return drawOne(st, monotonic), true
 }

@@ -88,9 +88,9 @@ func (s site) pace() split.Pace {
 // short reports whether a call of n elements takes split.ShortCall or less
 // at the pace of s's settled record: the call that split.Prefix.Expect
 // plans as one chunk, told with a multiplication where the plan takes four
-// divisions and a Prefix to fill (ForRange over 100 cheap elements: 232-240
-// ns a call with the plan, where the loop alone takes 93-129: go test ./par
-// -run '^$' -bench 'SmallCall$').
+// divisions and a Prefix to fill (ForRange over 100 cheap elements: 205.8 ns
+// a call with the plan, 149.8 with this, the loop 62: go test ./par -run
+// '^$' -bench 'SmallCall$/n=100', 10 alternated runs, benchstat).
 func (s site) short(n int) bool {
 	if s.slot == nil {
 		return false

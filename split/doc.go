@@ -79,10 +79,9 @@
 // run out one after the other: while none is hungry yet, such a leaf takes
 // at most half of what it has left in a step, and no less than TailTarget's
 // worth (TailStep), so that it looks again at a sixteenth of StepTarget at
-// the end. No step
-// leaves a rest shorter than the minimum length. A leaf of a fixed tree
-// (deterministic sums) walks its canonical tree instead, in about TreeSteps
-// nodes (tree.go).
+// the end. No step leaves a rest shorter than the minimum length. A leaf of
+// a fixed tree (deterministic sums) walks its canonical tree instead, in
+// about TreeSteps nodes (tree.go).
 //
 // # A call over 10M cheap elements
 //

@@ -27,10 +27,11 @@ import (
 // where the loop took 150; with the thread's yield, 160: go test ./par -run
 // '^$' -bench CallAfterIdle). Such yields are held up as well, so a worker
 // that shares its processor with a busy thread counts the pool contended,
-// which it is (TestWorkerOnABusyProcessorYieldsIt). A searching pool worker yields
-// every yieldRounds fruitless rounds, and a participant waiting for a stolen
-// half after every fruitless round; each times those yields (yield). stallStreak yields
-// in a row that each took yieldStall or longer mark the pool contended for
+// which it is (TestWorkerOnABusyProcessorYieldsIt). A searching pool worker
+// yields every yieldRounds fruitless rounds, and a participant waiting for a
+// stolen half after every fruitless round; each times those yields (yield).
+// stallStreak yields in a row that each took yieldStall or longer mark the
+// pool contended for
 // contendedFor; a single one may be the host's preemption of the machine's
 // processor, or the garbage collector's worker. The count goes on from one
 // search, or one wait, to the next, since a worker whose yields each wait
@@ -45,9 +46,12 @@ import (
 // worker once every 16 ms or so, to look. A yield that returns at once
 // resets both counts.
 //
-// A yield returns at once in 100 to 160 ns at the median here, and takes
-// 10 µs or longer about once in a thousand (a loop of runtime.Gosched with
-// nothing else runnable), so three in a row are a contention. On 2
+// With nothing else runnable, a yield takes 830 to 1,080 ns at the median
+// here, most of it the thread's yield (a system call), and 10 µs or longer
+// in 0.5% to 5% of yields, where the processor's yield alone took 160 to 200
+// ns and 0.02% to 0.04% (go test ./internal/sched -run '^$' -bench Yield,
+// 4 runs): three in a row come by chance once in 8,000 yields at worst, a
+// false mark of contendedFor. On 2
 // processors with 4 goroutines calling W2's body over 1,000 to 1,500
 // elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
 // mark and 0.98 with it (W11 of go run ./bench, medians of 8 to 18 runs:
