@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weftgo/weft/internal/accum"
 	"github.com/weftgo/weft/internal/sched"
 )
 
@@ -27,6 +28,7 @@ import (
 // runs holds the accumulators of one fold call. Any goroutine.
 type runs[A any] struct {
 	init func() A
+	fn   string           // the function called, for messages: "Fold"
 	mu   sync.Mutex       // hands a run, and the writes made to it, from step to step
 	free map[int]*span[A] // guarded by mu: runs that no step is folding into, by where they end
 	all  []*span[A]       // guarded by mu: every run begun
@@ -88,6 +90,12 @@ func (rs *runs[A]) merge(c *config, merge func(left, right A) A) A {
 		return rs.init()
 	}
 	slices.SortFunc(all, func(a, b *span[A]) int { return a.lo - b.lo })
+	if len(all) > 1 {
+		// An init that hands out one accumulator gives merge it on both
+		// sides, which double counts: panic, naming init.
+		m := merge
+		merge = func(left, right A) A { accum.Distinct("par", rs.fn, left, right); return m(left, right) }
+	}
 	if len(all) <= 2 {
 		acc := all[0].acc
 		for _, r := range all[1:] {
@@ -115,6 +123,7 @@ func mergeTree[A any](w *Worker, rs []*span[A], merge func(left, right A) A) A {
 // returns the runs, whose accumulators the caller merges.
 func foldRange[A any](name string, c *config, n int, init func() A, fold func(acc A, lo, hi int) A) *runs[A] {
 	rs := newRuns(init)
+	rs.fn = strings.TrimPrefix(name, "par.")
 	if n > 0 {
 		runLocal(c, n, &body[struct{}]{name: name, each: func(lo, hi int) { rs.step(lo, hi, fold) }})
 	}
@@ -150,9 +159,19 @@ func foldRange[A any](name string, c *config, n int, init func() A, fold func(ac
 // is called once the range is done, in a tree, in parallel where more than
 // two accumulators were made.
 //
-// init, fold and merge run in parallel; writes made by them happen before
-// FoldRange returns. A panic in any of them reaches the caller with its
-// original value; pieces not yet started are skipped.
+// init must return a new accumulator at each call. One that hands out a map,
+// pointer, slice or channel it keeps would give merge that one accumulator as
+// both left and right, which counts its contents twice; FoldRange panics
+// instead, with a message naming init, before it calls merge on them. (A
+// call that made one accumulator merges nothing, so small inputs do not show
+// the mistake.)
+//
+// init, fold and merge run in parallel: init with itself and with fold,
+// fold with itself on other pieces (never on one accumulator at once), and
+// merge with itself on other accumulators once every fold has returned;
+// writes made by them happen before FoldRange returns. A panic in any of
+// them reaches the caller with its original value; pieces not yet started
+// are skipped.
 func FoldRange[A any](n int, init func() A, fold func(acc A, lo, hi int) A, merge func(left, right A) A, opts ...Option) A {
 	checkFold("FoldRange", init == nil, fold == nil, merge == nil)
 	if n < 0 {
@@ -171,10 +190,12 @@ func FoldRange[A any](n int, init func() A, fold func(acc A, lo, hi int) A, merg
 // mistake.
 //
 // init runs about once per participant of the call, as for FoldRange, which
-// says when, and how fold and merge must agree; the result is that of the
-// sequential fold of s, in order, whatever the timing. An empty s gives
-// init(). A panic in init, fold or merge reaches the caller with its
-// original value.
+// says when, how fold and merge must agree, and what runs concurrently with
+// what; the result is that of the sequential fold of s, in order, whatever
+// the timing. An empty s gives init(). init must return a new accumulator at
+// each call: a call whose merge would get one accumulator as both left and
+// right panics, naming init. A panic in init, fold or merge reaches the
+// caller with its original value.
 func Fold[S ~[]E, E, A any](s S, init func() A, fold func(acc A, e E) A, merge func(left, right A) A, opts ...Option) A {
 	checkFold("Fold", init == nil, fold == nil, merge == nil)
 	c := configure(opts)

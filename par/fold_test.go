@@ -3,6 +3,7 @@ package par_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -105,6 +106,78 @@ func TestFoldEmpty(t *testing.T) {
 	got = par.FoldRange(0, init, func(a []int, lo, hi int) []int { return a }, func(a, b []int) []int { return a })
 	require.Equal(t, []int{42}, got)
 	require.Equal(t, 2, inits)
+}
+
+// TestFoldSharedAccumulator: an init that hands out one accumulator to
+// every run, here a map guarded by a mutex, gives merge that map as both left
+// and right, which counted the elements of a call of 100,000 several times
+// over (and crashed with "concurrent map writes" without the mutex), while a
+// call that makes one run merges nothing and is right, so small inputs pass.
+// A call whose merge would get one accumulator twice panics, naming init.
+// Whether a call makes two runs depends on steals: on a pool of 4 workers
+// most calls of this size do; the test tries calls until one has.
+func TestFoldSharedAccumulator(t *testing.T) {
+	p := par.NewPool(par.Workers(4))
+	defer p.Close()
+	const n = 100_000
+	var (
+		mu     sync.Mutex
+		shared = map[int]int{}
+		inits  atomic.Int64
+	)
+	init := func() map[int]int { inits.Add(1); return shared }
+	add := func(m map[int]int, k, v int) map[int]int {
+		mu.Lock()
+		defer mu.Unlock()
+		m[k] += v
+		return m
+	}
+	merge := func(a, b map[int]int) map[int]int {
+		mu.Lock()
+		defer mu.Unlock()
+		for k, v := range b {
+			a[k] += v
+		}
+		return a
+	}
+	for _, c := range []struct {
+		name string
+		call func() map[int]int
+	}{
+		{"Fold", func() map[int]int {
+			return par.Fold(indices(n), init, func(m map[int]int, x int) map[int]int { return add(m, x%7, 1) }, merge, par.OnPool(p))
+		}},
+		{"FoldRange", func() map[int]int {
+			return par.FoldRange(n, init, func(m map[int]int, lo, hi int) map[int]int {
+				for i := lo; i < hi; i++ {
+					add(m, i%7, 1)
+				}
+				return m
+			}, merge, par.OnPool(p))
+		}},
+	} {
+		merged := false
+		for try := 0; try < 200 && !merged; try++ {
+			clear(shared)
+			inits.Store(0)
+			var got map[int]int
+			how, v := runOn(func() { got = c.call() })
+			if inits.Load() < 2 {
+				require.Equal(t, returned, how, "%s with one run: %v", c.name, v)
+				total := 0
+				for _, k := range got {
+					total += k
+				}
+				require.Equal(t, n, total, "%s with one run", c.name)
+				continue
+			}
+			merged = true
+			require.Equal(t, panicked, how, "%s whose %d runs share one map returned %v", c.name, inits.Load(), got)
+			require.Equal(t, "par: "+c.name+": init returned the same map for two runs of the call, "+
+				"so merge would get it as both left and right: init must return a new accumulator at each call", v)
+		}
+		require.True(t, merged, "no call of %s made two runs in 200", c.name)
+	}
 }
 
 // maxAccumulatorsPerParticipant bounds the accumulators of a call of

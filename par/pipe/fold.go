@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"github.com/weftgo/weft/internal/accum"
 	"github.com/weftgo/weft/internal/keyed"
 	"github.com/weftgo/weft/par"
 )
@@ -32,6 +33,9 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 		f.feed(lo, hi)
 		return f
 	}, func(a, b *folder[A]) *folder[A] {
+		// The folders are par's accumulators, each new: look at what init
+		// made. Only Fold's can be one (ReduceBy makes its own maps).
+		accum.Distinct("pipe", "Fold", a.acc, b.acc)
 		a.acc = merge(a.acc, b.acc)
 		return a
 	}, p.with(opts)...)
@@ -58,8 +62,12 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 // One accumulator serves a run of adjacent pieces, as in par.FoldRange: init
 // runs about once per participant of the call, a few times more when pieces
 // are stolen, not with the call's length; the pipe's stages are opened once
-// per accumulator. init, fold and merge run in parallel; writes made by them
-// happen before Fold returns.
+// per accumulator. init must return a new accumulator at each call: a call
+// whose merge would get one accumulator (a map, pointer, slice or channel)
+// as both left and right panics, naming init. init, fold and merge run in
+// parallel, as in par.FoldRange: fold concurrently with itself on other
+// accumulators, never on one at once; writes made by them happen before
+// Fold returns.
 //
 // Where merge needs no order (a map of counts or sums, the One Billion Row
 // Challenge), ForEachInit makes fewer accumulators: one per participant,
