@@ -64,14 +64,10 @@ func TestErrParentCancel(t *testing.T) {
 						return nil
 					}, p.opts...)
 					require.LessOrEqual(t, late.Load(), lateMax, "elements kept starting after the parent ended")
-					if reply != "ignore" || n == 1_000_000 {
-						require.Equal(t, cause, err)
-					} else if err != nil {
-						// f never fails: only the stop flag and the polls of
-						// ctx'.Done() stop the call, so the few elements left may
-						// all have run by then, and the result stands.
-						require.Equal(t, cause, err)
-					}
+					// Even where f ignores the end and every element has run
+					// by the time the stop comes, the parent ended before the
+					// call returned: its cause is the result.
+					require.Equal(t, cause, err)
 				})
 			}
 		}
@@ -152,9 +148,11 @@ func TestErrAlreadyCancelled(t *testing.T) {
 	require.Equal(t, context.DeadlineExceeded, par.ForEachErr(dctx, []int{1}, func(context.Context, int) error { return nil }))
 }
 
-// TestErrParentEndsAfterLastElement: an end of the parent that comes after
-// every element is done changes nothing; one that stops elements is returned.
-func TestErrParentEndsAfterLastElement(t *testing.T) {
+// TestErrParentEndsDuringLastElement: the parent's end is the result
+// whenever it comes before the call returns and nothing failed, even once
+// every element has started, or has returned nil; an end after the call
+// returned changes nothing.
+func TestErrParentEndsDuringLastElement(t *testing.T) {
 	for _, n := range errSizes[1:] {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			s := make([]int, n)
@@ -170,7 +168,15 @@ func TestErrParentEndsAfterLastElement(t *testing.T) {
 				}
 				return i + 1, nil
 			}, par.WithGrain(n)) // in order, so the last element is the last call
-			require.NoError(t, err)
+			require.Equal(t, cause, err, "the parent ended in the last call of f")
+			require.Nil(t, got)
+			require.Equal(t, cause, par.ForEachErr(ctx, s, func(context.Context, int) error { return nil }), "an ended parent")
+
+			ctx, cancel = context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			got, err = par.MapErr(ctx, s, func(_ context.Context, i int) (int, error) { return i + 1, nil })
+			cancel(cause)
+			require.NoError(t, err, "the parent ended after the call returned")
 			require.Len(t, got, n)
 			require.Equal(t, n, got[n-1])
 
@@ -183,13 +189,35 @@ func TestErrParentEndsAfterLastElement(t *testing.T) {
 				}
 				return i, ctx.Err()
 			}, par.WithGrain(n))
-			if n/2 == n-1 { // the cancelling call was the last one
-				require.NoError(t, err)
-			} else {
-				require.Equal(t, cause, err)
-			}
+			require.Equal(t, cause, err)
 		})
 	}
+}
+
+// TestErrParentEndsWhileAllRun: every element has started, and waits, when
+// the parent ends; they all return nil. The parent ended before the call
+// returned and nothing failed, so its cause is the result, although no
+// element was skipped.
+func TestErrParentEndsWhileAllRun(t *testing.T) {
+	p := par.NewPool(par.Workers(3))
+	defer p.Close()
+	const n = 4 // the pool's workers and the caller, one element each
+	cause := errors.New("parent ended")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var started atomic.Int64
+	err := par.ForEachErr(ctx, make([]int, n), func(ctx context.Context, _ int) error {
+		if started.Add(1) == n {
+			cancel(cause)
+		}
+		select { // the bound only keeps a broken test from hanging
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+		}
+		return nil
+	}, par.OnPool(p), par.WithGrain(1))
+	require.Equal(t, int64(n), started.Load())
+	require.Equal(t, cause, err)
 }
 
 // TestErrCtxEndsOnReturn checks that ctx' is cancelled when the call returns,

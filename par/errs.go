@@ -29,7 +29,9 @@ import (
 //     interrupt them: f must watch ctx'.Done() to return early.
 //
 // The error returned is then:
-//   - context.Cause(ctx), if ctx ended before any call of f failed;
+//   - context.Cause(ctx), if ctx ended before any call of f failed, or
+//     before MapErr returned if none failed, even if every element had
+//     already started;
 //   - otherwise the error of the lowest index among the calls of f that ran
 //     and failed, whatever the order in which they failed, except that an
 //     error returned after the stop that wraps context.Canceled or the error
@@ -42,8 +44,11 @@ import (
 // be among them. With LowestIndexError the call returns the loop's error on
 // every run, for the cost of running the elements before it.
 //
-// The error is nil only when f ran on every element and returned nil each
-// time; ctx ending after that changes nothing. A ctx that has already ended
+// The error is nil only when f ran on every element, returned nil each time,
+// and ctx had not ended when MapErr returned: nil says that every call of f
+// ran under a live ctx', so an f that answers the end of its context by
+// returning early with nil cannot leave a result that looks complete. ctx
+// ending after MapErr returned changes nothing. A ctx that has already ended
 // gives context.Cause(ctx) without any call of f. ctx' is cancelled when MapErr
 // returns, whatever the outcome, so f must not keep it.
 //
@@ -98,13 +103,17 @@ func MapErr[S ~[]E, E, R any](ctx context.Context, s S, f func(context.Context, 
 // is a context derived from ctx, and returns when every call has returned or
 // the first error has stopped the rest. It stops, cancels ctx' and chooses the
 // error it returns exactly as MapErr does: the first failure or the end of ctx
-// stops the call; the error is context.Cause(ctx) if ctx ended first, and
-// otherwise the failure of the lowest index among the calls that ran, leaving
-// out the errors that only report the cancellation (with LowestIndexError,
-// the lowest failing index of all, as the plain loop returns); nil only if f
-// ran on every element without error. ctx' is cancelled when ForEachErr returns. Writes made
-// by the calls of f happen before ForEachErr returns; a panic in f reaches the
-// caller with its original value. ForEachErr panics if ctx or f is nil.
+// stops the call; the error is context.Cause(ctx) if ctx ended first (before
+// ForEachErr returned, when nothing failed), and otherwise the failure of the
+// lowest index among the calls that ran, leaving out the errors that only
+// report the cancellation (with LowestIndexError, the lowest failing index of
+// all, as the plain loop returns); nil only if f ran on every element without
+// error and ctx had not ended when ForEachErr returned. ctx' is cancelled when
+// ForEachErr returns. The calls of f run concurrently with each other, on
+// different elements, on the pool's workers and the calling goroutine. Writes
+// made by the calls of f happen before ForEachErr returns; a panic in f
+// reaches the caller with its original value. ForEachErr panics if ctx or f
+// is nil.
 //
 // The error path costs a load of the stop flag, a word written once, before
 // each element, and a non-blocking receive every 64 elements. With an f that
@@ -263,12 +272,16 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 		return context.Cause(parent)
 	case x.err != nil:
 		return x.err
-	case x.done.Load() == int64(n):
-		return nil
 	}
-	// Elements were skipped and f never failed: the parent ended.
+	// f never failed. The parent's end before the call returns is the result
+	// whether or not it skipped an element: so nil says that every call of f
+	// ran under a live ctx', and one more element left to skip does not
+	// change the answer.
 	if err := context.Cause(parent); err != nil {
 		return err
+	}
+	if x.done.Load() == int64(n) {
+		return nil
 	}
 	panic("par: elements skipped with no error and no end of ctx")
 }

@@ -89,13 +89,16 @@ func TestScopeErrAlreadyCancelled(t *testing.T) {
 	require.Equal(t, context.DeadlineExceeded, par.ScopeErr(expired, func(context.Context, *par.Group, *par.Worker) error { return nil }))
 }
 
-// TestScopeErrParentEndsAfterLastTask: an end of the parent once every task
-// has started and none is skipped changes nothing; one that skips tasks is
-// the result. A chain makes the order sure: each task spawns the next.
-func TestScopeErrParentEndsAfterLastTask(t *testing.T) {
+// TestScopeErrParentEndsDuringLastTask: the parent's end is the result
+// whenever it comes before ScopeErr returns and nothing failed: during the
+// last task of a chain (each task spawns the next, which makes the order
+// sure), when no task is left to skip, as much as in the middle of it,
+// where Spawn starts nothing more. An end after the call returned changes
+// nothing.
+func TestScopeErrParentEndsDuringLastTask(t *testing.T) {
 	const length = 100
 	for _, p := range scopePools(t) {
-		for _, at := range []int{length / 2, length} {
+		for _, at := range []int{length / 2, length, -1} {
 			t.Run(fmt.Sprintf("%s/at=%d", p.name, at), func(t *testing.T) {
 				cause := errors.New("late")
 				ctx, cancel := context.WithCancelCause(context.Background())
@@ -115,15 +118,42 @@ func TestScopeErrParentEndsAfterLastTask(t *testing.T) {
 				err := par.ScopeErr(ctx, func(_ context.Context, g *par.Group, w *par.Worker) error {
 					return link(g, w, 0)
 				}, p.opts...)
-				if at == length {
+				switch at {
+				case -1:
 					require.NoError(t, err)
+					cancel(cause)
 					require.Equal(t, int64(length+1), ran.Load())
-				} else {
+				case length:
+					require.Equal(t, cause, err)
+					require.Equal(t, int64(length+1), ran.Load())
+				default:
 					require.Equal(t, cause, err)
 					require.Equal(t, int64(at+1), ran.Load(), "Spawn after the parent ended started a task")
 				}
 			})
 		}
+	}
+}
+
+// TestScopeErrParentEndsInBody: a body that ends the parent and returns nil,
+// with no task to skip, or with one more task queued after the end, gives the
+// parent's cause either way: the answer does not hang on whether a task was
+// left to skip.
+func TestScopeErrParentEndsInBody(t *testing.T) {
+	for _, spawnAfter := range []bool{false, true} {
+		t.Run(fmt.Sprintf("spawnAfter=%v", spawnAfter), func(t *testing.T) {
+			cause := errors.New("parent ended")
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			err := par.ScopeErr(ctx, func(_ context.Context, g *par.Group, w *par.Worker) error {
+				cancel(cause)
+				if spawnAfter {
+					g.Go(func(context.Context, *par.Worker) error { return nil })
+				}
+				return nil
+			})
+			require.Equal(t, cause, err)
+		})
 	}
 }
 

@@ -88,10 +88,14 @@ var errTaskPanicked = errors.New("par: a task of ScopeErr panicked")
 // first depends on timing, since the stop skips the others (for a slice,
 // MapErr with LowestIndexError returns the sequential loop's error instead).
 // If ctx ended before any failure, the error is context.Cause(ctx), and
-// errors that tasks return afterwards are taken as reports of it. The error
-// is nil only when f and every task spawned returned nil; ctx ending after the
-// last of them changes nothing. A ctx that has already ended gives
-// context.Cause(ctx) without calling f. ctx' is cancelled when ScopeErr
+// errors that tasks return afterwards are taken as reports of it; with no
+// failure, that holds for an end of ctx at any time before ScopeErr returns,
+// whether or not a task was left to skip. The error is nil only when f and
+// every task spawned returned nil and ctx had not ended when ScopeErr
+// returned: nil says that every task ran under a live ctx', so tasks that
+// answer the end of their context by returning nil cannot leave a walk that
+// looks complete. ctx ending after ScopeErr returned changes nothing. A ctx
+// that has already ended gives context.Cause(ctx) without calling f. ctx' is cancelled when ScopeErr
 // returns, whatever the outcome.
 //
 // If f or a task panics, the scope stops as on an error, ctx' is cancelled so
@@ -206,12 +210,15 @@ func (g *Group) result() error {
 		}
 		return fl.err
 	}
-	if !g.skipped.Load() {
-		return nil
-	}
-	// Tasks were skipped and none failed: the parent ended.
+	// Nothing failed. The parent's end before the scope returns is the
+	// result whether or not it skipped a task: so nil says that every task
+	// ran under a live ctx', and one more task left to skip does not change
+	// the answer.
 	if err := context.Cause(g.parent); err != nil {
 		return err
+	}
+	if !g.skipped.Load() {
+		return nil
 	}
 	panic("par: ScopeErr: tasks skipped with no error and no end of ctx")
 }
