@@ -1,9 +1,11 @@
 package par
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
+	"github.com/weftgo/weft/split"
 )
 
 // Worker is the handle of the worker a task runs on. Functions that recurse in
@@ -35,127 +37,30 @@ func Do(f func(w *Worker), opts ...Option) {
 
 // Join calls a and b, in parallel when a worker is free to take b, and returns
 // when both have returned. Writes made by a and b happen before Join returns.
-// If a or b panics, Join waits for the other to finish (or skips b if it had
-// not started) and then panics with the original value; if both panic, a's
-// panic wins.
+// If a or b panics, Join panics with the original value once the other half
+// has finished, if it had started on another worker, or without running it,
+// if it had not started; if both ran and panicked, a's panic wins.
 //
 // Join may be called from any goroutine, including from inside a or b: each call
 // borrows a worker for its own length, which costs about as much as a
 // channel send. Deep recursion should use Do and Worker.Join instead, whose
-// forks cost a push and a pop on the worker's own deque.
+// forks cost about a function call.
 func Join(a, b func(), opts ...Option) {
 	if a == nil || b == nil {
 		panic(nilJoinMessage("Join", a == nil, b == nil))
 	}
 	c := configure(opts)
-	c.run(func(w *sched.Worker) {
-		Join2(handle(w), func(*Worker, struct{}) struct{} { a(); return struct{}{} }, struct{}{},
-			func(*Worker, struct{}) struct{} { b(); return struct{}{} }, struct{}{})
-	})
+	c.run(func(w *sched.Worker) { fork2(handle(w), callPlain, a, callPlain, b) })
 }
 
-// Join calls a and b with worker handles, in parallel when a worker is free to
-// take b, and returns when both have returned. Writes made by a and b happen
-// before Join returns; panics are handled as by the function Join. w must be the
-// handle passed to the function that calls Join.
-//
-// A fork makes b stealable (a push on w's deque) and runs a. While w's deque
-// already holds 4 forks that no thief has taken, a further fork is not worth
-// a stealable job, since thieves take the oldest, largest work first: it runs
-// b and then a as plain calls, which makes a recursion with a fork at every
-// level cost about what the plain recursion costs below the first few levels.
-// The order of a and b is not specified; neither may wait for the other.
-func (w *Worker) Join(a, b func(w *Worker)) {
-	if w == nil || a == nil || b == nil {
-		if w == nil {
-			panic("par: Worker.Join: w is nil")
-		}
-		panic(nilJoinMessage("Worker.Join", a == nil, b == nil))
-	}
-	Join2(w, func(w *Worker, _ struct{}) struct{} { a(w); return struct{}{} }, struct{}{},
-		func(w *Worker, _ struct{}) struct{} { b(w); return struct{}{} }, struct{}{})
+func callPlain(_ *Worker, f func()) struct{} {
+	f()
+	return struct{}{}
 }
 
-func nilJoinMessage(name string, aNil, bNil bool) string {
-	return nilFuncMessage(name, "a", "b", aNil, bNil)
-}
-
-func nilFuncMessage(name, a, b string, aNil, bNil bool) string {
-	switch {
-	case aNil && bNil:
-		return "par: " + name + ": " + a + " and " + b + " are nil"
-	case aNil:
-		return "par: " + name + ": " + a + " is nil"
-	default:
-		return "par: " + name + ": " + b + " is nil"
-	}
-}
-
-// join2Job is the stealable half of Join2.
-type join2Job[B, RB any] struct {
-	sched.Job
-	fb func(*Worker, B) RB
-	b  B
-	rb RB
-}
-
-func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[join2Job[B, RB]](j)
-	t.rb = t.fb(handle(w), t.b)
-}
-
-// Join2 returns fa(w, a) and fb(w, b), computed in parallel when a worker is
-// free to take the second call. It is Worker.Join for functions that take an
-// argument and return a result, and it is the cheapest fork weft offers: pass
-// top-level functions (not closures) and nothing escapes to the heap, the task
-// record comes from the worker's cache, and a fork costs a push and a pop;
-// while the worker already has 4 forked calls waiting for thieves, it costs
-// two plain calls (see Worker.Join). Panics are handled as by Join.
-//
-//	func fib(w *par.Worker, n int) int {
-//		if n < 2 {
-//			return n
-//		}
-//		x, y := par.Join2(w, fib, n-1, fib, n-2)
-//		return x + y
-//	}
-func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (ra RA, rb RB) {
-	if w == nil || fa == nil || fb == nil {
-		panic(join2ArgsMessage(w == nil, fa == nil, fb == nil))
-	}
-	sw := w.sched()
-	if !sw.Crowded() {
-		return fork2(w, fa, a, fb, b)
-	}
-	// Thieves have older, larger work waiting: plain calls, fb first, and a
-	// panic in fb held until fa has run (see sched.CrowdLen). The one
-	// crowded fork of the library: Join and Worker.Join are Join2.
-	sw.RanInline()
-	fbDone := false
-	defer func() {
-		if fbDone {
-			return
-		}
-		r := recover()
-		if r == nil {
-			return // runtime.Goexit: it unwinds on, and fa does not run
-		}
-		fa(w, a) // its panic, if any, replaces fb's
-		panic(r)
-	}()
-	rb = fb(w, b)
-	fbDone = true
-	return fa(w, a), rb
-}
-
-func join2ArgsMessage(wNil, faNil, fbNil bool) string {
-	if wNil {
-		return "par: Join2: w is nil"
-	}
-	return nilFuncMessage("Join2", "fa", "fb", faNil, fbNil)
-}
-
-// fork2 is Join2 with a stealable second half.
+// fork2 is a fork whose second half is stealable at once: Join's, whose call
+// costs more than a push anyway, and whose halves may block (a recorded fork
+// waits for its forker to fork again before a thief can have it).
 func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
 	sw := w.sched()
 	j := sched.Take[join2Job[B, RB]](sw)
@@ -176,4 +81,192 @@ func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 		j.rb = fb(w, b)
 	}
 	return ra, j.rb // read before the deferred call clears it
+}
+
+// Join calls a and b with worker handles, in parallel when a worker is free to
+// take b, and returns when both have returned. Writes made by a and b happen
+// before Join returns; panics are handled as by the function Join. w must be the
+// handle passed to the function that calls Join.
+//
+// It is Join2 for closures, and costs what Join2 costs plus a call of each
+// closure. The order of a and b is not specified; neither may wait for the
+// other. A half that blocks holds the other from thieves until it returns
+// (see Join2): use Join, or Scope, for halves that block.
+func (w *Worker) Join(a, b func(w *Worker)) {
+	if w == nil || a == nil || b == nil {
+		if w == nil {
+			panic("par: Worker.Join: w is nil")
+		}
+		panic(nilJoinMessage("Worker.Join", a == nil, b == nil))
+	}
+	Join2(w, callHalf, a, callHalf, b)
+}
+
+func callHalf(w *Worker, f func(w *Worker)) struct{} {
+	f(w)
+	return struct{}{}
+}
+
+func nilJoinMessage(name string, aNil, bNil bool) string {
+	return nilFuncMessage(name, "a", "b", aNil, bNil)
+}
+
+func nilFuncMessage(name, a, b string, aNil, bNil bool) string {
+	switch {
+	case aNil && bNil:
+		return "par: " + name + ": " + a + " and " + b + " are nil"
+	case aNil:
+		return "par: " + name + ": " + a + " is nil"
+	default:
+		return "par: " + name + ": " + b + " is nil"
+	}
+}
+
+// join2Job is the stealable half of a fork: fb of Join's, fa of Join2's.
+type join2Job[B, RB any] struct {
+	sched.Job
+	fb func(*Worker, B) RB
+	b  B
+	rb RB
+}
+
+func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
+	t := sched.Payload[join2Job[B, RB]](j)
+	t.rb = t.fb(handle(w), t.b)
+}
+
+// Join2 returns fa(w, a) and fb(w, b), computed in parallel when a worker is
+// free to take the second call. It is Worker.Join for functions that take an
+// argument and return a result, and it is the cheapest fork weft offers: a
+// fork that nobody wants costs a load and two calls, and pass top-level
+// functions (not closures) and nothing of it escapes to the heap. The calling
+// goroutine runs fb first, and then fa unless a thief took it, so a panic
+// in fb skips fa unless fa had started elsewhere; otherwise panics are
+// handled as by Join. w must be the handle passed to the function that
+// calls Join2. Join2 panics if fa or fb is nil.
+//
+//	func fib(w *par.Worker, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		x, y := par.Join2(w, fib, n-1, fib, n-2)
+//		return x + y
+//	}
+//
+// A fork costs about a call because most forks are plain calls: a recursion
+// records the fa of its first few levels of forks, privately, and promotes
+// the oldest one still pending, the one with the most work left, for a thief when a
+// participant of the pool is hungry or the pool's heartbeat asks on behalf
+// of its parked workers, at most once a period the pool measures (see
+// package split, Fork). So a recursion shorter than that period runs on its
+// caller alone, and a long one hands halves, quarters, ... of itself to
+// whoever has nothing to do. A recorded fork is promoted only by its forker,
+// at a later fork: a first half that blocks (on a channel, a lock, I/O)
+// holds the other from thieves until it returns. Halves that block belong
+// in Join or Scope, whose forks are stealable at once.
+//
+// Join2 does not check w: a nil w panics with the runtime's nil dereference,
+// since a check would keep the compiler from inlining the fork.
+func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (ra RA, rb RB) {
+	// The fast path must stay small enough for the compiler to inline it into
+	// the caller (TestJoin2Inlines): not inlined, fib(32) ran at 0.62-0.66
+	// of the plain recursion. So the slow path reuses its calls: an open gate
+	// replaces fb by a closure that makes the whole fork, and the closure
+	// clears w so that fa is not called again.
+	if atomic.LoadUint32((*uint32)(unsafe.Pointer(w))) != 0 { // the gate (sched.Worker.Gate), first in w; set by the owner, and by askers on any goroutine
+		f := fb
+		fb = func(_ *Worker, b B) RB { return join2Slow(&w, fa, a, f, b, &ra) }
+	}
+	rb = fb(w, b)
+	if w != nil {
+		ra = fa(w, a)
+	}
+	return
+}
+
+// joinEager is a fork for the sorts: it makes b stealable at once, as Join
+// does, while w's deque holds fewer than sched.CrowdLen unstolen forks, and
+// past them runs b and then a as plain calls. A sort's leaves are coarse, so
+// a push costs little beside them, and a comparison that blocks or takes
+// long must not hold the other half from thieves (a recorded fork is
+// promoted only at its forker's next fork). A panic in a crowded fork's b is
+// held until a has run, so that a's panic wins, as when b is stolen.
+func (w *Worker) joinEager(a, b func(w *Worker)) {
+	sw := w.sched()
+	if !sw.Crowded() {
+		fork2(w, callHalf, a, callHalf, b)
+		return
+	}
+	sw.RanInline()
+	bDone := false
+	defer func() {
+		if bDone {
+			return
+		}
+		r := recover()
+		if r == nil {
+			return // runtime.Goexit: it unwinds on, and a does not run
+		}
+		a(w) // its panic, if any, replaces b's
+		panic(r)
+	}()
+	b(w)
+	bDone = true
+	a(w)
+}
+
+func join2ArgsMessage(faNil, fbNil bool) string {
+	return nilFuncMessage("Join2", "fa", "fb", faNil, fbNil)
+}
+
+// join2Slow is Join2 with its gate open: it asks the planner, and runs fb
+// and then fa as plain calls, or fb with fa recorded for a promotion to hand
+// to a thief. It clears *wp, and stores fa's result in *ra.
+//
+// The record holds fa, which the fast path never replaces: escape analysis
+// follows a variable whatever it holds over time, and a record holding the
+// variable that holds the closure would move w and ra to the heap at every
+// fork.
+func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B, ra *RA) RB {
+	w := *wp
+	*wp = nil
+	if fa == nil || fb == nil {
+		panic(join2ArgsMessage(fa == nil, fb == nil))
+	}
+	sw := w.sched()
+	l := sw.Look()
+	period := split.Period(l.Cost)
+	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period)
+	if !plan.Record {
+		if plan.Promote {
+			sw.Promote(period)
+		}
+		sw.Open(plan.Look)
+		rb := fb(w, b)
+		*ra = fa(w, a)
+		return rb
+	}
+	j := sched.Take[join2Job[A, RA]](sw)
+	j.fb, j.b = fa, a
+	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
+		j.Init(sw, runJoin2[A, RA])
+	}
+	sw.Record(&j.Job, period)
+	if plan.Promote {
+		sw.Promote(period)
+	}
+	sw.Open(plan.Look)
+	defer func() {
+		sw.Open(split.Looks(sw.Unrecord(&j.Job)))
+		var za A
+		var zra RA
+		j.fb, j.b, j.rb = nil, za, zra // drop references before the record is reused
+		j.Put()
+	}()
+	rb := fb(w, b)
+	if sw.Settle(&j.Job) {
+		j.rb = fa(w, a)
+	}
+	*ra = j.rb // read before the deferred call clears it
+	return rb
 }

@@ -216,3 +216,69 @@ func BenchmarkSpine(b *testing.B) {
 		}
 	})
 }
+
+// treeNode is a node of W14's tree: a value and two children, each on the
+// heap.
+type treeNode struct {
+	v           uint64
+	left, right *treeNode
+}
+
+// makeTree builds W14's balanced tree of the given layers (2^layers-1 nodes).
+func makeTree(layers int) *treeNode {
+	if layers == 0 {
+		return nil
+	}
+	return &treeNode{v: 1, left: makeTree(layers - 1), right: makeTree(layers - 1)}
+}
+
+func treeSumSeq(n *treeNode) uint64 {
+	if n == nil {
+		return 0
+	}
+	return n.v + treeSumSeq(n.left) + treeSumSeq(n.right)
+}
+
+func treeSumJoin2(w *par.Worker, n *treeNode) uint64 {
+	if n == nil {
+		return 0
+	}
+	a, b := par.Join2(w, treeSumJoin2, n.left, treeSumJoin2, n.right)
+	return n.v + a + b
+}
+
+func treeSumJoin(w *par.Worker, n *treeNode) uint64 {
+	if n == nil {
+		return 0
+	}
+	var a, b uint64
+	w.Join(func(w *par.Worker) { a = treeSumJoin(w, n.left) }, func(w *par.Worker) { b = treeSumJoin(w, n.right) })
+	return n.v + a + b
+}
+
+var sinkU uint64
+
+// BenchmarkTreeSum is W14 of docs/DESIGN.md: the sum over a balanced tree of
+// 1,023 nodes (one call) and of 4,194,303, with a fork at every node, against
+// the plain recursion.
+func BenchmarkTreeSum(b *testing.B) {
+	for _, layers := range []int{10, 22} {
+		root := makeTree(layers)
+		nodes := 1<<layers - 1
+		b.Run(fmt.Sprintf("nodes=%d/impl=seq", nodes), func(b *testing.B) {
+			for b.Loop() {
+				sinkU = treeSumSeq(root)
+			}
+		})
+		b.Run(fmt.Sprintf("nodes=%d/impl=join2", nodes), func(b *testing.B) {
+			for b.Loop() {
+				par.Do(func(w *par.Worker) { sinkU = treeSumJoin2(w, root) })
+			}
+		})
+		b.Run(fmt.Sprintf("nodes=%d/impl=worker.join", nodes), func(b *testing.B) {
+			for b.Loop() {
+				par.Do(func(w *par.Worker) { sinkU = treeSumJoin(w, root) })
+			}
+		})
+	}
+}

@@ -48,7 +48,7 @@ func mergeSort[E any](w *Worker, a, b []E, cmp func(x, y E) int, grain int, inA 
 		return
 	}
 	h := n / 2
-	w.Join(
+	w.joinEager(
 		func(w *Worker) { mergeSort(w, a[:h], b[:h], cmp, grain, !inA) },
 		func(w *Worker) { mergeSort(w, a[h:], b[h:], cmp, grain, !inA) },
 	)
@@ -163,7 +163,7 @@ func parMerge[E any](w *Worker, x, y, out []E, cmp func(x, y E) int, grain int) 
 		j = len(y) / 2
 		i = upperBound(x, y[j], cmp)
 	}
-	w.Join(
+	w.joinEager(
 		func(w *Worker) { parMerge(w, x[:i], y[:j], out[:i+j], cmp, grain) },
 		func(w *Worker) { parMerge(w, x[i:], y[j:], out[i+j:], cmp, grain) },
 	)

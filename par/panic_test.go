@@ -279,8 +279,9 @@ func TestJoinPanicAtAnyDepth(t *testing.T) {
 	}
 }
 
-// TestJoinBothPanicFirstWins: when both halves panic, the first half's value
-// reaches the caller, whether or not the second half was stolen.
+// TestJoinBothPanicFirstWins: when both halves panic, the value of the half
+// that ran first reaches the caller, whether or not the other was stolen:
+// Join's a, and the fb of Join2 and Worker.Join, whose fa is then skipped.
 func TestJoinBothPanicFirstWins(t *testing.T) {
 	for _, p := range testPools(t) {
 		t.Run(poolName(p), func(t *testing.T) {
@@ -293,13 +294,13 @@ func TestJoinBothPanicFirstWins(t *testing.T) {
 						w.Join(func(*par.Worker) { panic(a) }, func(*par.Worker) { panic(b) })
 					}, poolOpts(p)...)
 				})
-				require.Same(t, a, got, "Worker.Join")
+				require.Same(t, b, got, "Worker.Join: b runs first, and a, not started, is skipped")
 				got = panicValue(t, func() {
 					par.Do(func(w *par.Worker) {
 						par.Join2(w, func(*par.Worker, int) int { panic(a) }, 0, func(*par.Worker, int) int { panic(b) }, 0)
 					}, poolOpts(p)...)
 				})
-				require.Same(t, a, got, "Join2")
+				require.Same(t, b, got, "Join2: fb runs first, and fa, not started, is skipped")
 			}
 			requireUsable(t, p)
 		})

@@ -63,7 +63,7 @@ func quickSortFunc[E any](w *Worker, s []E, cmp func(a, b E) int, grain, bad int
 		}
 		bad--
 	}
-	w.Join(
+	w.joinEager(
 		func(w *Worker) { quickSortFunc(w, l, cmp, grain, bad) },
 		func(w *Worker) { quickSortFunc(w, r, cmp, grain, bad) },
 	)
@@ -132,7 +132,7 @@ func quickSortOrdered[E cmp.Ordered](w *Worker, s []E, grain, bad int) {
 		}
 		bad--
 	}
-	w.Join(
+	w.joinEager(
 		func(w *Worker) { quickSortOrdered(w, l, grain, bad) },
 		func(w *Worker) { quickSortOrdered(w, r, grain, bad) },
 	)

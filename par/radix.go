@@ -150,7 +150,7 @@ func sortBuckets[K unsigned](w *Worker, a, b []K, off *[radix + 1]int, lo, hi in
 			mid++
 		}
 		l, m := lo, mid
-		w.Join(
+		w.joinEager(
 			func(w *Worker) { sortBuckets(w, a, b, off, l, m, top, flip, inA, post) },
 			func(w *Worker) { sortBuckets(w, a, b, off, m, hi, top, flip, inA, post) },
 		)
@@ -418,7 +418,7 @@ func forEach(w *Worker, lo, hi int, f func(w *Worker, i int)) {
 		return
 	}
 	mid := lo + (hi-lo)/2
-	w.Join(
+	w.joinEager(
 		func(w *Worker) { forEach(w, lo, mid, f) },
 		func(w *Worker) { forEach(w, mid, hi, f) },
 	)

@@ -61,7 +61,7 @@ var spSorts = []spSort{
 			// Every call failing in turn: the binary searches that cut a
 			// parallel merge make a handful of the calls, which the powers
 			// of two seldom hit; and the recursion is deep enough that
-			// forks run crowded (second half first, see Worker.Join), so
+			// forks run crowded (second half first, see joinEager), so
 			// that a half of a merge can be left unstarted.
 			{n: 300, grain: 8, every: true},
 		}
@@ -245,13 +245,13 @@ func TestSortForkWaitsForStolenHalf(t *testing.T) {
 	written := false // plain: the race detector checks the fork's ordering
 	how, _ := runOn(func() {
 		par.Do(func(w *par.Worker) {
-			w.Join(func(*par.Worker) {
+			par.JoinEager(w, func(*par.Worker) {
 				// The pool's only worker has taken the second half and pushed
 				// the other half of its own fork: a caller that found nothing
 				// when it began to wait would park until the second half ended.
 				<-pushed
 			}, func(w *par.Worker) {
-				w.Join(func(*par.Worker) {
+				par.JoinEager(w, func(*par.Worker) {
 					close(pushed)
 					<-yStarted // the other half runs on the caller, which stole it while it waited
 					time.Sleep(20 * time.Millisecond)

@@ -23,11 +23,13 @@ func busyPool(t *testing.T) (p *par.Pool, release, g1Done chan struct{}) {
 	go func() {
 		defer close(g1Done)
 		par.Do(func(w *par.Worker) {
-			w.Join(func(w *par.Worker) {
-				spinUntil(w, b1Started) // publish b1 once W is idle, then stay busy
-				await(release)
-			}, func(*par.Worker) {
+			// Worker.Join runs its second half first, on the caller: it keeps
+			// forking until W has taken the first (b1), then stays busy.
+			w.Join(func(*par.Worker) {
 				close(b1Started)
+				await(release)
+			}, func(w *par.Worker) {
+				spinUntil(w, b1Started)
 				await(release)
 			})
 		}, par.OnPool(p))

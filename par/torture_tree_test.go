@@ -120,14 +120,16 @@ func (t *ttree) visit(w *par.Worker, n *torture.Node, sc spawnCtx) uint64 {
 				tortureNested(t.e, torture.Mix(t.Seed, uint64(n.ID)), t.depth+1)
 			}
 		case nodeJoin:
+			// Worker.Join and Join2 run their second half first: it is the
+			// node's first child, whose panic wins.
 			var a, b uint64
 			w.Join(
-				func(w *par.Worker) { a = t.visit(w, n.Kids[0], sc) },
 				func(w *par.Worker) { b = t.visit(w, n.Kids[1], sc) },
+				func(w *par.Worker) { a = t.visit(w, n.Kids[0], sc) },
 			)
 			sum += a + b
 		case nodeJoin2:
-			a, b := par.Join2(w, t.visitArg, targ{n.Kids[0], sc}, t.visitArg, targ{n.Kids[1], sc})
+			b, a := par.Join2(w, t.visitArg, targ{n.Kids[1], sc}, t.visitArg, targ{n.Kids[0], sc})
 			sum += a + b
 		case nodeParJoin:
 			var a, b uint64

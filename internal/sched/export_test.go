@@ -1,6 +1,6 @@
 package sched
 
-import "unsafe"
+import "reflect"
 
 // SetParkHook installs f to run in every park just before the asleep mark
 // (marked false) and between the mark and the recheck (marked true); nil
@@ -39,27 +39,33 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 func (w *Worker) FillTypeCache() {
 	for i := range w.cache.keys {
 		if w.cache.keys[i] == nil {
-			w.cache.keys[i] = unsafe.Pointer(&otherTypes[i])
+			w.cache.keys[i] = foreignType(i)
 		}
 	}
 }
 
-var otherTypes [16]byte
-
-// ClaimForeign claims the slot of w's record cache where recType's records
-// go for a type no job has, as claim would for a new type of call, and
-// reports whether it got it.
-func ClaimForeign[T any](w *Worker, evict bool) bool {
-	want := slot(typeKey[T]())
-	for i := range foreign {
-		if k := unsafe.Pointer(&foreign[i]); slot(k) == want {
-			return w.cache.claim(k, evict) >= 0
+// HoldTypeCacheBut marks every slot of w's record cache but T's as holding a
+// record in use, as forks of other types in progress would.
+func HoldTypeCacheBut[T any](w *Worker) {
+	for i := range w.cache.keys {
+		if w.cache.keys[i] == typeKey[T]() {
+			continue
 		}
+		if w.cache.keys[i] == nil {
+			w.cache.keys[i] = foreignType(i)
+		}
+		w.cache.stacks[i] = Records{recs: []*Job{nil}, top: 1}
 	}
-	panic("no foreign key for the slot")
 }
 
-var foreign [1 << 12]byte
+// ClaimForeign claims a slot of w's record cache for a type no job has, as
+// claim would for a new type of call, and reports whether it got one.
+func ClaimForeign(w *Worker, evict bool) bool {
+	return w.cache.claim(foreignType(1000), evict) >= 0
+}
+
+// foreignType returns a type of its own for each i.
+func foreignType(i int) reflect.Type { return reflect.ArrayOf(i+1, reflect.TypeFor[byte]()) }
 
 // Task is a job submitted from outside any call, with a channel that is closed
 // when it has run, for a goroutine that waits for it without a worker.

@@ -30,6 +30,9 @@ type Job struct {
 	// forking is set from Begin until the fork ends (Finish, Done); owner
 	// only.
 	forking bool
+	// pushed is set while a record of a recursion is promoted (see fork.go);
+	// owner only.
+	pushed bool
 
 	// call is the top-level call the job belongs to (0: none), set by the
 	// worker that pushes it (Worker.Push, SetCall before Inject). A waiting

@@ -37,6 +37,7 @@ type Pool struct {
 	contended  atomic.Int64 // the clock until which the pool is contended, or 0 (see contend.go)
 	contendRun atomic.Int32 // contention marks made in a row
 	callIDs    atomic.Uint64
+	beat       heartbeat // see fork.go
 	wg         sync.WaitGroup
 
 	mu        sync.Mutex

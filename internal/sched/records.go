@@ -1,6 +1,9 @@
 package sched
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // The record cache: a worker's job records kept by type for reuse without
 // the allocator, since a job another goroutine may run must live on the heap
@@ -15,39 +18,53 @@ import "unsafe"
 // allocating at every fork for good (go test -bench Pipeline -benchmem
 // ./par/pipe runs pipe's Max after every other terminal). Owner only.
 type typeCache struct {
-	keys   [16]unsafe.Pointer
+	keys   [16]reflect.Type
 	lists  [16]freeList
 	stacks [16]Records
+	last   int // the slot found last: a recursion asks for one type again and again
 }
 
-// typeKey returns an identity of type T: the type word of an interface
-// holding a *T.
-func typeKey[T any]() unsafe.Pointer {
-	var e any = (*T)(nil)
-	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
-}
+// typeKey returns an identity of type T that the language promises: the
+// reflect.Type of *T (equal for identical types, and pointer-shaped, so that
+// making it allocates nothing).
+func typeKey[T any]() reflect.Type { return reflect.TypeOf((*T)(nil)) }
 
-// slot spreads type keys over the cache's 16 slots (Fibonacci hashing: type
-// descriptors lie close together, and their low bits alone collide).
-func slot(k unsafe.Pointer) int { return int(uint64(uintptr(k)) * 0x9E3779B97F4A7C15 >> 60) }
-
-// claim returns the cache slot of key k, or -1. A free slot is taken; one
-// another type holds is taken over if evict is set and none of its fork
-// records is in use, its cached records dropped.
-func (c *typeCache) claim(k unsafe.Pointer, evict bool) int {
-	i := slot(k)
-	if c.keys[i] != k {
-		if c.keys[i] != nil {
-			if !evict || c.stacks[i].top != 0 {
-				return -1
-			}
-			c.stacks[i].drop(0, len(c.stacks[i].recs))
-			c.stacks[i].recs = nil
-			c.lists[i] = freeList{}
-		}
-		c.keys[i] = k
+// claim returns the cache slot of key k, or -1: the slot found last if it
+// holds k, else the slot that holds k, else a free one; else, if evict is
+// set, the first slot none of whose fork records is in use, its cached
+// records dropped.
+func (c *typeCache) claim(k reflect.Type, evict bool) int {
+	if c.keys[c.last] == k {
+		return c.last
 	}
-	return i
+	free := -1
+	for i := range c.keys {
+		switch c.keys[i] {
+		case k:
+			c.last = i
+			return i
+		case nil:
+			if free < 0 {
+				free = i
+			}
+		}
+	}
+	if free < 0 && evict {
+		for i := range c.stacks {
+			if c.stacks[i].top == 0 {
+				c.stacks[i].drop(0, len(c.stacks[i].recs))
+				c.stacks[i].recs = nil
+				c.lists[i] = freeList{}
+				free = i
+				break
+			}
+		}
+	}
+	if free >= 0 {
+		c.keys[free] = k
+		c.last = free
+	}
+	return free
 }
 
 // Alloc returns a zeroed or reused *T from w's cache, for a job type T whose

@@ -120,10 +120,11 @@ func TestRecordsLateTypeTakesAnIdleSlot(t *testing.T) {
 		a.Put()
 		require.Same(t, a, sched.Take[recA](w), "a late type's record must be reused")
 
-		// a is in use: another type may not take its slot.
-		require.False(t, sched.ClaimForeign[recA](w, true), "a slot with a record in use was taken over")
+		// a is in use, and so is every other slot: another type may not take one.
+		sched.HoldTypeCacheBut[recA](w)
+		require.False(t, sched.ClaimForeign(w, true), "a slot with a record in use was taken over")
 		a.Put()
-		require.True(t, sched.ClaimForeign[recA](w, true), "an idle slot was not taken over")
+		require.True(t, sched.ClaimForeign(w, true), "an idle slot was not taken over")
 		require.NotSame(t, a, sched.Take[recA](w), "records of a slot taken over must be dropped")
 	})
 }

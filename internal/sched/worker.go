@@ -39,6 +39,10 @@ const linger = 200 * time.Microsecond
 // says otherwise. The handle travels down the recursion explicitly because Go
 // has no goroutine-local storage.
 type Worker struct {
+	// gate is first, at the handle's own address, so that a fork loads it
+	// without an offset (see fork.go). Atomic.
+	gate uint32
+
 	// Set before the worker is published in the pool's table; read-only after.
 	pool   *Pool
 	index  int  // position in the pool's table
@@ -60,6 +64,10 @@ type Worker struct {
 	// contend.go).
 	stalls int
 	pace   Pace // see Pace
+	fk     forks
+	// notBefore is when the recursion running here may next be asked for
+	// work (p.now() ns; 0: none runs). Written by the owner, read by askers.
+	notBefore atomic.Int64
 	// labels are the profiler labels a pool worker's goroutine has (Label).
 	labels context.Context
 	next   *Worker // the pool's free seat list, under the pool's lock
@@ -78,6 +86,8 @@ func newWorker(p *Pool, index int, isPool bool) *Worker {
 		stl:    dq.Stealer(),
 		wake:   make(chan wakeReason, 1),
 		rng:    uint64(index)*0x9E3779B97F4A7C15 | 1,
+		gate:   GateRecord, // a recursion records its first forks
+		fk:     forks{open: true},
 	}
 }
 
@@ -184,7 +194,7 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 				}
 				if r%yieldRounds != 0 {
 					spin(r)
-				} else if w.yield() {
+				} else if p.askAll(w); w.yield() {
 					break // goroutines wait for the processor: lingering only delays them (see contend.go)
 				}
 			}
@@ -327,7 +337,8 @@ func (w *Worker) Wait(j *Job) {
 				return
 			}
 			if x == nil {
-				w.yield() // timed: marks the pool contended if others keep the processors (see contend.go)
+				p.askAll(w) // a recursion whose time has come may promote a fork for us
+				w.yield()   // timed: marks the pool contended if others keep the processors (see contend.go)
 			} else {
 				runtime.Gosched()
 			}

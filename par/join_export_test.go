@@ -1,0 +1,22 @@
+package par
+
+import (
+	"unsafe"
+
+	"github.com/weftgo/weft/split"
+)
+
+// RecordDepth is how many levels of a recursion record their forks.
+const RecordDepth = split.RecordDepth
+
+// GateAtHandle reports whether the gate that Join2 loads through the handle's
+// own address is the scheduler's.
+func GateAtHandle(w *Worker) bool {
+	return (*uint32)(unsafe.Pointer(w)) == w.sched().Gate()
+}
+
+// Promotions returns how many recorded forks p's participants promoted.
+func (p *Pool) Promotions() uint64 { return p.p.Promotions() }
+
+// JoinEager is the sorts' fork: b stealable at once.
+func JoinEager(w *Worker, a, b func(w *Worker)) { w.joinEager(a, b) }

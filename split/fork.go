@@ -1,0 +1,87 @@
+package split
+
+import "time"
+
+// The forks of a recursion (par.Join2): the planner's one rule for them.
+//
+// A fork of a recursion runs its two halves as plain calls, unless its
+// participant's gate is open; then it asks Fork what to do, passing what the
+// scheduler reports. Heartbeat scheduling (Acar, Charguéraud and Rainey,
+// PLDI 2018) is the model: a fork is a call until someone wants work, and
+// then the oldest fork still pending, the one with the most work left, is
+// made stealable. Go cannot record every fork as cheaply as a call, so a
+// recursion records only its first RecordDepth levels (the forks a thief
+// most wants: halves of the whole, of the halves, ...), privately, and
+// promotes the oldest of them that is still pending when asked. A
+// participant is asked by a hungry one (a searching worker, a caller waiting
+// for a stolen half), and, on behalf of parked workers, by its pool's
+// heartbeat; it promotes only once Period has passed since its recursion
+// began or it last promoted, so that promotions cost at most a 1/PeriodCosts
+// share of the work, and a call shorter than MinPeriod never leaves its
+// caller.
+
+// RecordDepth is how many levels of a recursion record their forks: a
+// thief's first take is half the recursion, and RecordDepth promotions in a
+// row reach a sixteenth. A thief that takes a record runs it as a recursion
+// of its own, recording its first levels in turn, so the records of a pool
+// follow the work wherever it goes.
+const RecordDepth = 4
+
+// PeriodCosts is how many times its own cost Period leaves between two
+// promotions on one participant: at most about 1/PeriodCosts of the work goes
+// to promoting.
+const PeriodCosts = 20
+
+// MinPeriod bounds Period below: a recursion that takes less than MinPeriod
+// runs on its caller alone, where a handoff to a searching worker and the
+// wait for its return would cost more than they gain (a tree sum of 1,023
+// nodes takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023).
+// MaxPeriod bounds it above, the longest a hungry participant waits for a
+// promotion.
+const (
+	MinPeriod = 20 * time.Microsecond
+	MaxPeriod = time.Millisecond
+)
+
+// Period returns the time between two promotions on one participant, from
+// cost, what a promotion costs its promoter on this pool as the pool
+// measured it (the push, and the wake-up of a parked worker when it needs
+// one; 0 before the first).
+func Period(cost time.Duration) time.Duration {
+	return min(max(PeriodCosts*cost, MinPeriod), MaxPeriod)
+}
+
+// ForkPlan is what a fork does (Fork).
+type ForkPlan struct {
+	// Record makes this fork's second half a private record, which a later
+	// promotion may hand to a thief; else the fork makes plain calls.
+	Record bool
+	// Promote pushes the oldest pending record, this fork's if it is the only
+	// one, for thieves to take.
+	Promote bool
+	// Look is whether the participant's next fork asks again unasked: while
+	// its recursion has fewer than RecordDepth records.
+	Look bool
+}
+
+// Fork is the rule of a fork that found its gate open. depth is the number
+// of records on the participant's stack (in either half of their fork),
+// pending those whose first half still runs and that no promotion pushed,
+// asked whether a hungry participant or the heartbeat asked for work, age the
+// time since the participant's recursion began or last promoted, and period
+// what Period returns. A fork records within the first RecordDepth levels;
+// asked once period has passed, it promotes the oldest pending record, and
+// records itself to be promoted if none is pending.
+func Fork(depth, pending int, asked bool, age, period time.Duration) ForkPlan {
+	promote := asked && age >= period
+	record := depth < RecordDepth || (promote && pending == 0)
+	d := depth
+	if record {
+		d++
+	}
+	return ForkPlan{Record: record, Promote: promote, Look: d < RecordDepth}
+}
+
+// Looks reports whether a participant with depth records looks at its next
+// fork unasked: Fork's Look, for the end of a recorded fork.
+func Looks(depth int) bool { return depth < RecordDepth }

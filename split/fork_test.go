@@ -1,0 +1,43 @@
+package split_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/weftgo/weft/split"
+)
+
+func TestPeriod(t *testing.T) {
+	assert.Equal(t, split.MinPeriod, split.Period(0), "before the first promotion")
+	assert.Equal(t, split.MinPeriod, split.Period(100*time.Nanosecond), "a push to a searching worker")
+	assert.Equal(t, split.PeriodCosts*3*time.Microsecond, split.Period(3*time.Microsecond), "a wake-up")
+	assert.Equal(t, split.MaxPeriod, split.Period(time.Second))
+}
+
+func TestFork(t *testing.T) {
+	const k = split.RecordDepth
+	p := split.MinPeriod
+	cases := []struct {
+		name           string
+		depth, pending int
+		asked          bool
+		age            time.Duration
+		want           split.ForkPlan
+	}{
+		{"a recursion's first fork records", 0, 0, false, 0, split.ForkPlan{Record: true, Look: true}},
+		{"the last recorded level", k - 1, k - 1, false, 0, split.ForkPlan{Record: true, Look: false}},
+		{"past the recorded levels: a plain call", k, k, false, 0, split.ForkPlan{}},
+		{"asked too soon: nothing", k, k, true, p - 1, split.ForkPlan{}},
+		{"asked in time: the oldest record goes", k, 2, true, p, split.ForkPlan{Promote: true}},
+		{"asked with none pending: this fork goes", k, 0, true, p, split.ForkPlan{Record: true, Promote: true}},
+		{"asked above the last level", 1, 1, true, 2 * p, split.ForkPlan{Record: true, Promote: true, Look: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, split.Fork(c.depth, c.pending, c.asked, c.age, p))
+		})
+	}
+	assert.True(t, split.Looks(k-1))
+	assert.False(t, split.Looks(k))
+}
