@@ -236,7 +236,7 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 	sw := w.sched()
 	l := sw.Look()
 	period := split.Period(l.Cost)
-	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period)
+	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period, l.Procs)
 	if !plan.Record {
 		if plan.Promote {
 			sw.Promote(period)

@@ -69,11 +69,13 @@ type ForkPlan struct {
 // pending those whose first half still runs and that no promotion pushed,
 // asked whether a hungry participant or the heartbeat asked for work, age the
 // time since the participant's recursion began or last promoted, and period
-// what Period returns. A fork records within the first RecordDepth levels;
-// asked once period has passed, it promotes the oldest pending record, and
-// records itself to be promoted if none is pending.
-func Fork(depth, pending int, asked bool, age, period time.Duration) ForkPlan {
-	promote := asked && age >= period
+// what Period returns, and procs the processors of the pool. A fork records
+// within the first RecordDepth levels; asked once period has passed, it
+// promotes the oldest pending record, and records itself to be promoted if
+// none is pending. On one processor nothing is promoted: a thief could only
+// run in the forker's place, and its wake-up and the join cost time.
+func Fork(depth, pending int, asked bool, age, period time.Duration, procs int) ForkPlan {
+	promote := asked && age >= period && procs > 1
 	record := depth < RecordDepth || (promote && pending == 0)
 	d := depth
 	if record {

@@ -35,9 +35,10 @@ func TestFork(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, split.Fork(c.depth, c.pending, c.asked, c.age, p))
+			assert.Equal(t, c.want, split.Fork(c.depth, c.pending, c.asked, c.age, p, 2))
 		})
 	}
+	assert.Equal(t, split.ForkPlan{}, split.Fork(k, 2, true, p, p, 1), "one processor: no promotion")
 	assert.True(t, split.Looks(k-1))
 	assert.False(t, split.Looks(k))
 }

@@ -64,6 +64,7 @@ type ForkLook struct {
 	Asked   bool          // another participant or the heartbeat asked for work
 	Age     time.Duration // since the recursion began or last promoted; only if Asked
 	Cost    time.Duration // what a promotion costs its promoter on this pool
+	Procs   int           // the pool's processors (GOMAXPROCS when it started)
 }
 
 // Look takes the gate's ask, if any, and returns the fork's signals. An ask
@@ -71,8 +72,9 @@ type ForkLook struct {
 // participant's previous work. Owner only.
 func (w *Worker) Look() ForkLook {
 	f := &w.fk
-	l := ForkLook{Depth: f.depth, Pending: len(f.pend) - f.promoted, Cost: time.Duration(w.pool.beat.cost.Load())} // a figure; orders nothing
-	if atomic.LoadUint32(&w.gate)&GateAsk != 0 {                                                                   // the asker's Or; orders nothing else
+	l := ForkLook{Depth: f.depth, Pending: len(f.pend) - f.promoted, Procs: int(w.pool.procs),
+		Cost: time.Duration(w.pool.beat.cost.Load())} // a figure; orders nothing
+	if atomic.LoadUint32(&w.gate)&GateAsk != 0 { // the asker's Or; orders nothing else
 		atomic.AndUint32(&w.gate, ^GateAsk)
 		if f.depth > 0 {
 			l.Asked = true
