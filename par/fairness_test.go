@@ -115,7 +115,7 @@ func smallCalls() []smallCall {
 // fails then by its watchdog, not by a measured time.
 func TestSmallCallsDoNotQueueBehindLargeCall(t *testing.T) {
 	perCaller := 20
-	if testing.Short() {
+	if short() {
 		perCaller = 5
 	}
 	for _, tc := range []struct {

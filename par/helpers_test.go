@@ -20,9 +20,14 @@ import (
 // splitter and with fixed grains. Sizes shrink under -short and -race so that
 // the package stays within seconds in CI.
 
-// full reports whether the tests run at full size: not under -short, and
-// not under the race detector, which makes them about ten times slower.
-func full() bool { return !testing.Short() && !raceEnabled }
+// full reports whether the tests run at full size: when asked for
+// (WEFT_THOROUGH=1, as CI sets it: see torture.Thorough), not under -short,
+// and not under the race detector, which makes them about ten times slower.
+func full() bool { return torture.Thorough() && !testing.Short() && !raceEnabled }
+
+// short reports whether stress loops and sizes that do not depend on the
+// race detector shrink: under -short, or when the tests are not thorough.
+func short() bool { return testing.Short() || !torture.Thorough() }
 
 // bigN is the largest input of the table-driven tests. The package's tests
 // are the longest part of CI's run of go test ./...: 69 s with 300,000 at

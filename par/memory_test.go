@@ -50,7 +50,7 @@ func fibPanicAt(w *par.Worker, n int, at int64, leaves *atomic.Int64) int {
 // records, a fork still costs no allocation.
 func TestForkRecordsSurvivePanics(t *testing.T) {
 	rounds := 600
-	if testing.Short() || raceEnabled {
+	if short() || raceEnabled {
 		rounds = 300
 	}
 	for _, workers := range []int{1, 2} {

@@ -20,8 +20,8 @@ import (
 // SumSeq and checks that the live heap and the total allocated stay far below
 // what holding the sequence would take (800 MB).
 func TestSeqBoundedMemory(t *testing.T) {
-	if testing.Short() || seqRace {
-		t.Skip("100 million elements")
+	if short() || seqRace {
+		t.Skip("100 million elements: WEFT_THOROUGH=1 runs it")
 	}
 	const n = 100_000_000
 	const limit = 64 << 20

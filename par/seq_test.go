@@ -26,7 +26,7 @@ import (
 
 // seqBig is the largest sequence of the table tests.
 func seqBig() int {
-	if testing.Short() || seqRace {
+	if short() || seqRace {
 		return 100_000
 	}
 	return 1_000_000
@@ -250,7 +250,7 @@ func seqSumTree(xs []float64) float64 {
 
 func TestSumSeqFloatDeterministic(t *testing.T) {
 	sizes := []int{0, 1, 127, 128, 129, 1000, 128 << 7, 128<<7 + 1, 3*(128<<7) + 77, 128 << 13, 1_234_567}
-	if testing.Short() || seqRace {
+	if short() || seqRace {
 		sizes = []int{0, 1, 127, 128, 129, 1000, 128 << 7, 3*(128<<7) + 77, 128 << 10, 200_003}
 	}
 	var setups []seqSetup
@@ -432,7 +432,7 @@ func TestSeqModeFlips(t *testing.T) {
 	par.SetSeqFlip(true)
 	defer par.SetSeqFlip(false)
 	n := 50_000
-	if testing.Short() || seqRace {
+	if short() || seqRace {
 		n = 10_000
 	}
 	xs := seqInts(seqRand(21), n)

@@ -145,7 +145,7 @@ func sortSizes(tier int) []int {
 	}
 	if tier >= 2 {
 		s = append(s, 200_000)
-		if !testing.Short() {
+		if !short() {
 			s = append(s, 1_000_000)
 		}
 	}
@@ -397,7 +397,7 @@ func TestSortOnPool(t *testing.T) {
 	defer p.Close()
 	r := rand.New(rand.NewPCG(7, 8))
 	rounds := 20
-	if testing.Short() || raceBuild {
+	if short() || raceBuild {
 		rounds = 3
 	}
 	for range rounds {

@@ -294,7 +294,7 @@ func TestSumBitsIgnoreTiming(t *testing.T) {
 			p := par.NewPool(par.Workers(c.workers))
 			t.Cleanup(p.Close)
 			runs := c.runs
-			if testing.Short() {
+			if short() {
 				runs = c.shortRuns
 			}
 			differ := 0
@@ -321,7 +321,7 @@ func TestSumBitsIgnoreTiming(t *testing.T) {
 func TestSumsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	lengths := []int{0, 1, 2, 127, 128, 129, 255, 256, 257, 383, 1000, 4097, 16384 + 130, 100_003}
-	if !testing.Short() {
+	if !short() {
 		lengths = append(lengths, 1_000_003, 3*16384*128+77)
 	}
 	for _, n := range lengths {

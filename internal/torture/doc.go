@@ -12,7 +12,9 @@
 //
 //   - flags.go: the flags -torture.seed, -torture.dur, -torture.case and
 //     -torture.reps, and what a test derives from them (Master, Budget,
-//     Replay);
+//     Replay); Thorough, which says whether the tests run at full length
+//     (WEFT_THOROUGH=1, as CI sets it) or shrunk to keep go test ./... near
+//     half a minute;
 //   - seed.go: Mix, which derives the seed of a round or a case from the
 //     master seed, so that a failure names a seed that replays it;
 //   - boom.go: Boom, the injected panic value compared by identity, and

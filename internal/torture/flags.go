@@ -2,6 +2,7 @@ package torture
 
 import (
 	"flag"
+	"os"
 	"strconv"
 	"time"
 )
@@ -15,6 +16,24 @@ var (
 	repsFlag = flag.Int("torture.reps", 20, "how many times -torture.case runs its case")
 )
 
+// ThoroughEnv is the environment variable that makes the tests of weft's
+// packages run at full length: the largest inputs, every pool and grain at
+// every size, and the torture tests' full budget. CI sets it (WEFT_THOROUGH=1
+// go test ./...); without it, go test ./... checks the same things on smaller
+// inputs and shorter torture runs (on 2 cores, once built: 32 s against
+// 78 s, go test -count=1 ./...).
+const ThoroughEnv = "WEFT_THOROUGH"
+
+// Thorough reports whether ThoroughEnv is set to anything but "" or "0". A
+// test that shrinks its sizes or rounds without it keeps every check, and
+// -short and the race detector shrink them as before, whatever it says.
+// Any goroutine. (go test's cache keys a package's result on the variables
+// its tests read, so a change of it reruns them.)
+func Thorough() bool {
+	v := os.Getenv(ThoroughEnv)
+	return v != "" && v != "0"
+}
+
 // Master returns the master seed of a run: -torture.seed, or one from the
 // clock. Any goroutine, after the flags are parsed.
 func Master() uint64 {
@@ -27,14 +46,15 @@ func Master() uint64 {
 // Seed returns -torture.seed as given, 0 if it was not.
 func Seed() uint64 { return *seedFlag }
 
-// Budget is how long a torture test runs rounds: -torture.dur, else normal,
-// or a third of it when small (under -short or the race detector). It bounds
-// the work, it is not a measurement: a test passes whatever a round takes.
+// Budget is how long a torture test runs rounds: -torture.dur, else normal
+// when the tests are Thorough, or a third of it when small (under -short or
+// the race detector) or not Thorough. It bounds the work, it is not a
+// measurement: a test passes whatever a round takes.
 func Budget(normal time.Duration, small bool) time.Duration {
 	if *durFlag > 0 {
 		return *durFlag
 	}
-	if small {
+	if small || !Thorough() {
 		return normal / 3
 	}
 	return normal

@@ -16,9 +16,9 @@ import (
 )
 
 // textSizes are the lengths in bytes of the texts cut: the sizes of the
-// other tests, and a million bytes unless -short.
+// other tests, and a million bytes when the surface tests run at full size.
 func textSizes() []int {
-	if testing.Short() {
+	if !surfaceFull() {
 		return sizes
 	}
 	return append(sizes, 1_000_000)

@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/weftgo/weft/internal/torture"
 	"github.com/weftgo/weft/par"
 )
 
 // The tests of the surface beyond the first pipe (positions, Zip, FlatMap,
 // Chunks, the index-picking stages) run every function against a plain loop
 // on the sizes below, on the default pool and on pools of 1, 2 and 8
-// workers. The largest size shrinks under -short and the race detector.
+// workers. The largest size shrinks unless the tests are thorough, and
+// under -short and the race detector.
 
-// surfaceFull reports whether the surface tests run at full size.
-func surfaceFull() bool { return !testing.Short() && !underRace }
+// surfaceFull reports whether the surface tests run at full size: when
+// asked for (WEFT_THOROUGH=1, as CI sets it: see torture.Thorough), and not
+// under -short or the race detector.
+func surfaceFull() bool { return torture.Thorough() && !testing.Short() && !underRace }
 
 // surfaceSizes are the input lengths: empty, one, two, three, an uneven
 // split, several batches, and large.
