@@ -18,14 +18,16 @@ import "github.com/weftgo/weft/internal/keyed"
 // as op's results are (a float sum is grouped differently from run to run).
 //
 // Each run of adjacent pieces folds into a map of its own, as FoldRange's
-// accumulators do: about one map per participant of the call, a few more
-// when pieces are stolen. The maps are merged in range order at the end, in
+// accumulators do: about one map per participant of the call, a few more when
+// pieces are stolen. The maps are merged in range order at the end, in
 // parallel when there are more than two, each merge moving the smaller map
-// into the larger. f runs once per element and op once per element after
-// the first of its key in a run, and once per key a run shares with the
-// runs it merges with. f and op run in parallel; writes made by them happen
-// before ReduceBy returns. A panic in either reaches the caller with its
-// original value.
+// into the larger. f runs once per element and op once per element after the
+// first of its key in a run, and once per key a run shares with the runs it
+// merges with. f and op run concurrently with themselves and with each other,
+// on different elements and keys, on the pool's workers and the calling
+// goroutine, and op never on one key's value of one run at once; writes made
+// by them happen before ReduceBy returns. A panic in either reaches the
+// caller with its original value.
 func ReduceBy[S ~[]E, E any, K comparable, V any](s S, f func(E) (K, V), op func(V, V) V, opts ...Option) map[K]V {
 	switch {
 	case f == nil && op == nil:

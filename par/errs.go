@@ -10,7 +10,8 @@ import (
 
 // MapErr returns a new slice holding f(ctx', e) for every element e of s, in
 // order, where ctx' is a context derived from ctx; or nil and an error. The
-// calls of f run in parallel.
+// calls of f run concurrently with each other on different elements, once per
+// element at most, on the pool's workers and the calling goroutine.
 //
 // The call stops at the first of two events: a call of f returns a non-nil
 // error, or ctx ends. From then on:

@@ -34,11 +34,14 @@ func ExampleWorkers() {
 func ExampleOnPool() {
 	p := par.NewPool(par.Workers(2))
 	defer p.Close()
-	total := par.Sum(par.Map([]int{1, 2, 3}, func(x int) int { return x * 100 }, par.OnPool(p)), par.OnPool(p))
-	var f int
-	par.Do(func(w *par.Worker) { f = fibPar(w, 20) }, par.OnPool(p))
-	fmt.Println(total, f)
-	// Output: 600 6765
+	squares := par.Map([]int{1, 2, 3, 4}, func(x int) int { return x * x }, par.OnPool(p))
+	total := par.Sum(squares, par.OnPool(p))
+	var left, right int
+	par.Do(func(w *par.Worker) {
+		w.Join(func(*par.Worker) { left = squares[0] + squares[1] }, func(*par.Worker) { right = squares[2] + squares[3] })
+	}, par.OnPool(p))
+	fmt.Println(total, left+right)
+	// Output: 30 30
 }
 
 // A pool's counters tell what its workers did. Tasks submitted from outside

@@ -14,6 +14,10 @@ const findCheck = find.Run
 // pred is true, or -1 if there is none. Once a match is found, pieces after it
 // stop within a few hundred elements and pieces not started are skipped; the
 // pieces before it still run, since one of them may hold an earlier match.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements past the
+// match may be tested or not.
 func FindIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: FindIndex: pred is nil")
@@ -24,6 +28,10 @@ func FindIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 // Find returns the first element of s, in order, for which pred is true, and
 // true; or the zero value and false if there is none. It stops early as
 // FindIndex does.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements past the
+// match may be tested or not.
 func Find[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: Find: pred is nil")
@@ -101,6 +109,10 @@ func matchIn(a, c int, last bool, match func(i int) bool) int {
 
 // Any reports whether pred is true for some element of s. It stops as soon as
 // one is found: running leaves within a few hundred elements, the rest at once.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements past the
+// match may be tested or not.
 func Any[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
 	if pred == nil {
 		panic("par: Any: pred is nil")
@@ -110,6 +122,10 @@ func Any[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
 
 // All reports whether pred is true for every element of s (true for an empty
 // s). It stops as soon as an element fails pred, as Any stops.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements past the
+// match may be tested or not.
 func All[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) bool {
 	if pred == nil {
 		panic("par: All: pred is nil")

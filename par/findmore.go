@@ -8,14 +8,18 @@ import (
 
 // FindLastIndex returns the index of the last element of s, in order, for
 // which pred is true, or -1 if there is none. It is FindIndex from the other
-// end: the range is walked from the end of s, so the timed prefix (see the
-// package documentation) covers the last elements, each leaf examines its
+// end: the range is walked from the end of s, so the timed prefix (see
+// docs/DESIGN.md) covers the last elements, each leaf examines its
 // piece from right to left, and once a match is found, pieces to its right
 // stop within a few hundred elements and pieces not started to its left are
 // skipped without being cut; the pieces to its right still run, since one of
 // them may hold a later match. Writes made by pred happen before
 // FindLastIndex returns. A panic in pred reaches the caller with its original
 // value once the calls in progress have returned.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements beyond
+// the match may be tested or not.
 func FindLastIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: FindLastIndex: pred is nil")
@@ -26,6 +30,10 @@ func FindLastIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 // FindLast returns the last element of s, in order, for which pred is true,
 // and true; or the zero value and false if there is none. It stops early as
 // FindLastIndex does.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements beyond
+// the match may be tested or not.
 func FindLast[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: FindLast: pred is nil")
@@ -47,6 +55,10 @@ func findLast(n int, match func(i int) bool, opts []Option) int {
 // its match. Writes made by pred happen before FindAnyIndex returns; pred may
 // not have been called on every element. A panic in pred reaches the caller
 // with its original value once the calls in progress have returned.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements beyond
+// the match may be tested or not.
 func FindAnyIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: FindAnyIndex: pred is nil")
@@ -57,6 +69,10 @@ func FindAnyIndex[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 // FindAny returns some element of s for which pred is true, and true; or the
 // zero value and false if there is none. Which match, and when it stops, are
 // as for FindAnyIndex.
+//
+// pred runs concurrently with itself on different elements, at most once per
+// element, on the pool's workers and the calling goroutine; elements beyond
+// the match may be tested or not.
 func FindAny[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (E, bool) {
 	if pred == nil {
 		panic("par: FindAny: pred is nil")
@@ -93,12 +109,12 @@ func findAny(n int, match func(i int) bool, opts []Option) int {
 
 // Positions returns the indices of the elements of s for which pred is true,
 // in increasing order: the indices that a loop calling slices.IndexFunc over
-// the rest of s would find one by one. pred runs in parallel, once per
-// element; writes made by pred happen before Positions returns. It collects
-// the indices as Filter collects elements. An empty result is an empty,
-// non-nil slice. A panic in
-// pred reaches the caller with its original value once the calls in progress
-// have returned.
+// the rest of s would find one by one. pred runs concurrently with itself on
+// different elements, on the pool's workers and the calling goroutine, once
+// per element; writes made by pred happen before Positions returns. It
+// collects the indices as Filter collects elements. An empty result is an
+// empty, non-nil slice. A panic in pred reaches the caller with its original
+// value once the calls in progress have returned.
 func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 	if pred == nil {
 		panic("par: Positions: pred is nil")

@@ -9,8 +9,10 @@ import (
 // FlatMap returns a new slice holding the elements that f makes from every
 // element e of s, in order: f(e, out) appends zero or more elements to out
 // and returns the result, as append does, and the elements made from e come
-// after those of the elements before e. f runs in parallel; writes made by f
-// happen before FlatMap returns.
+// after those of the elements before e. f runs concurrently with itself on
+// different elements, once per element, on the pool's workers and the calling
+// goroutine, and never on one out at once; writes made by f happen before
+// FlatMap returns.
 //
 // The pieces of the range that a participant runs one after the other
 // append to one slice, which f is handed as out (holding what the piece has

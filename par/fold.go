@@ -166,12 +166,12 @@ func foldRange[A any](name string, c *config, n int, init func() A, fold func(ac
 // call that made one accumulator merges nothing, so small inputs do not show
 // the mistake.)
 //
-// init, fold and merge run in parallel: init with itself and with fold,
-// fold with itself on other pieces (never on one accumulator at once), and
-// merge with itself on other accumulators once every fold has returned;
-// writes made by them happen before FoldRange returns. A panic in any of
-// them reaches the caller with its original value; pieces not yet started
-// are skipped.
+// init, fold and merge run concurrently, on the pool's workers and the
+// calling goroutine: init with itself and with fold, fold with itself on
+// other pieces (never on one accumulator at once), and merge with itself on
+// other accumulators once every fold has returned; writes made by them happen
+// before FoldRange returns. A panic in any of them reaches the caller with
+// its original value; pieces not yet started are skipped.
 func FoldRange[A any](n int, init func() A, fold func(acc A, lo, hi int) A, merge func(left, right A) A, opts ...Option) A {
 	checkFold("FoldRange", init == nil, fold == nil, merge == nil)
 	if n < 0 {

@@ -7,6 +7,9 @@ import "fmt"
 // range is cut adaptively (see package split); WithGrain and WithMinLen
 // override that. A panic in f reaches the caller with its original value once
 // the calls in progress have returned; pieces not yet started are skipped.
+//
+// f runs concurrently with itself on different indices, once per index, on
+// the pool's workers and the calling goroutine.
 func For(n int, f func(i int), opts ...Option) {
 	if f == nil {
 		panic("par: For: f is nil")
@@ -39,6 +42,9 @@ func forIndices(lo, hi int, f func(i int)) {
 // exactly once, in parallel, and returns when every call has returned. It is
 // For for loop bodies that want a whole piece at a time: to keep state across
 // the elements of a piece, or to let the compiler see a plain loop.
+//
+// f runs concurrently with itself on different pieces, which never overlap,
+// on the pool's workers and the calling goroutine.
 func ForRange(n int, f func(lo, hi int), opts ...Option) {
 	if f == nil {
 		panic("par: ForRange: f is nil")
@@ -65,6 +71,10 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 // commutative. identity is the result for n == 0; leaf is never called on an
 // empty piece. It is the range form of MapReduce, for folds that want a whole
 // piece at a time (a local accumulator, a buffer reused across the piece).
+//
+// leaf and op run concurrently with themselves and with each other on
+// different pieces, on the pool's workers and the calling goroutine; op
+// combines two results only once both are made.
 func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left, right R) R, opts ...Option) R {
 	if leaf == nil {
 		panic("par: ReduceRange: leaf is nil")

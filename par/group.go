@@ -37,8 +37,9 @@ func groupMinLen(c *config, n int) int {
 
 // CountBy returns how many elements of s have each key: the result maps
 // key(e) to the number of elements e of s with that key, and holds no other
-// key (an empty, non-nil map for an empty s). key runs in parallel, once per
-// element; writes made by key happen before CountBy returns.
+// key (an empty, non-nil map for an empty s). key runs concurrently with
+// itself on different elements, once per element, on the pool's workers and
+// the calling goroutine; writes made by key happen before CountBy returns.
 //
 // Each piece of the range counts into a map that no other piece is using at
 // the time: a piece takes one from the call's spare maps, or makes one, and
@@ -140,11 +141,12 @@ func (cm *countMaps[K]) merge() map[K]int {
 	return out
 }
 
-// GroupBy returns the elements of s grouped by key: the result maps key(e)
-// to the elements e of s with that key, in their order in s, and holds no
-// other key (an empty, non-nil map for an empty s). key runs in parallel,
-// once per element; writes made by key happen before GroupBy returns. The
-// result is the same on every run, whatever the number of workers.
+// GroupBy returns the elements of s grouped by key: the result maps key(e) to
+// the elements e of s with that key, in their order in s, and holds no other
+// key (an empty, non-nil map for an empty s). key runs concurrently with
+// itself on different elements, once per element, on the pool's workers and
+// the calling goroutine; writes made by key happen before GroupBy returns.
+// The result is the same on every run, whatever the number of workers.
 //
 // Each piece of the range groups into a map of its own, and adjacent pieces'
 // maps are merged in a tree, the smaller map into the larger, each group a

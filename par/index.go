@@ -9,10 +9,12 @@ import "github.com/weftgo/weft/internal/gather"
 // counter of the piece.
 
 // MapIndex returns a new slice holding f(i, s[i]) for every index i of s, in
-// order. f runs in parallel; writes made by f happen before MapIndex returns.
-// A panic in f reaches the caller with its original value once the calls in
-// progress have returned; pieces not yet started are skipped. Besides the
-// result, a call allocates a few small records per worker at most.
+// order. f runs concurrently with itself on different elements, once per
+// element, on the pool's workers and the calling goroutine; writes made by f
+// happen before MapIndex returns. A panic in f reaches the caller with its
+// original value once the calls in progress have returned; pieces not yet
+// started are skipped. Besides the result, a call allocates a few small
+// records per worker at most.
 func MapIndex[S ~[]E, E, R any](s S, f func(i int, e E) R, opts ...Option) []R {
 	if f == nil {
 		panic("par: MapIndex: f is nil")
@@ -32,6 +34,9 @@ func MapIndex[S ~[]E, E, R any](s S, f func(i int, e E) R, opts ...Option) []R {
 // returns when every call has returned. Writes made by f happen before
 // ForEachIndex returns; the order of the calls is not specified. A panic in f
 // reaches the caller as for MapIndex.
+//
+// f runs concurrently with itself on different elements, once per element, on
+// the pool's workers and the calling goroutine.
 func ForEachIndex[S ~[]E, E any](s S, f func(i int, e E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEachIndex: f is nil")
@@ -43,11 +48,12 @@ func ForEachIndex[S ~[]E, E any](s S, f func(i int, e E), opts ...Option) {
 	}, opts)
 }
 
-// FilterIndex returns a new slice holding the elements s[i] for which
-// keep(i, s[i]) is true, in their order in s. keep runs in parallel; writes
-// made by keep happen before FilterIndex returns. It collects as Filter
-// does: the extra memory is about one copy of the result. An empty result is
-// an empty, non-nil slice.
+// FilterIndex returns a new slice holding the elements s[i] for which keep(i,
+// s[i]) is true, in their order in s. keep runs concurrently with itself on
+// different elements, once per element, on the pool's workers and the calling
+// goroutine; writes made by keep happen before FilterIndex returns. It
+// collects as Filter does: the extra memory is about one copy of the result.
+// An empty result is an empty, non-nil slice.
 func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: FilterIndex: keep is nil")

@@ -34,7 +34,9 @@ import (
 // body must replace its state (append to a []byte and keep the longer slice),
 // choose a pointer type for T, such as *[]byte.
 //
-// f and init run in parallel; writes made by them happen before MapInit
+// init runs concurrently with itself and with f; f runs concurrently with
+// itself on other elements, on the pool's workers and the calling goroutine,
+// but never on one value t at once; writes made by them happen before MapInit
 // returns. A panic in f or in init reaches the caller with its original value
 // once the calls in progress have returned; pieces not yet started are
 // skipped. Besides the result and the values, a call allocates a few small
@@ -73,8 +75,11 @@ func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts .
 //	maps := par.ForEachInit(words, func() map[string]int { return map[string]int{} },
 //		func(m map[string]int, w string) { m[w]++ })
 //
-// Writes made by f and init happen before ForEachInit returns. A panic in f
-// or init reaches the caller as for MapInit, and the values are then lost.
+// init runs concurrently with itself and with f; f runs concurrently with
+// itself on other elements, on the pool's workers and the calling goroutine,
+// but never on one value t at once. Writes made by f and init happen before
+// ForEachInit returns. A panic in f or init reaches the caller as for
+// MapInit, and the values are then lost.
 func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ...Option) []T {
 	switch {
 	case init == nil && f == nil:
@@ -95,14 +100,16 @@ func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ..
 	return st.free
 }
 
-// ForRangeInit calls f(t, lo, hi) on pieces [lo, hi) that together cover
-// [0, n) exactly once, in parallel, where t is a value made by init and used
-// by one goroutine at a time, as for MapInit, which says how often init
-// runs: ForRange with a value per participant (Rayon's for_each_init over a
-// range). It returns when every call has returned, with every value that
-// init made, in no particular order (none for n == 0). Writes made by f and
-// init happen before ForRangeInit returns. A panic in f or init reaches the
-// caller as for MapInit, and the values are then lost.
+// ForRangeInit calls f(t, lo, hi) on pieces [lo, hi) that together cover [0,
+// n) exactly once, in parallel, where t is a value made by init and used by
+// one goroutine at a time, as for MapInit, which says how often init runs:
+// ForRange with a value per participant (Rayon's for_each_init over a range).
+// It returns when every call has returned, with every value that init made,
+// in no particular order (none for n == 0). init runs concurrently with
+// itself and with f; f runs concurrently with itself on other pieces, on the
+// pool's workers and the calling goroutine, but never on one value t at once.
+// Writes made by f and init happen before ForRangeInit returns. A panic in f
+// or init reaches the caller as for MapInit, and the values are then lost.
 func ForRangeInit[T any](n int, init func() T, f func(t T, lo, hi int), opts ...Option) []T {
 	switch {
 	case init == nil && f == nil:

@@ -63,6 +63,9 @@ func extreme[S ~[]E, E cmp.Ordered](s S, isMin bool, opts []Option) E {
 
 // MinFunc returns the minimal value in s according to cmp, as slices.MinFunc
 // does: if several are minimal, the first one; it panics if s is empty.
+//
+// cmp runs concurrently with itself on different pairs of elements, on the
+// pool's workers and the calling goroutine.
 func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 	if cmp == nil {
 		panic("par: MinFunc: cmp is nil")
@@ -75,6 +78,9 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 
 // MaxFunc returns the maximal value in s according to cmp, as slices.MaxFunc
 // does: if several are maximal, the first one; it panics if s is empty.
+//
+// cmp runs concurrently with itself on different pairs of elements, on the
+// pool's workers and the calling goroutine.
 func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 	if cmp == nil {
 		panic("par: MaxFunc: cmp is nil")

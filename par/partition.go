@@ -3,12 +3,13 @@ package par
 import "github.com/weftgo/weft/internal/gather"
 
 // Partition returns the elements of s for which pred is true in yes, and the
-// others in no, each in their order in s. pred runs in parallel, once per
-// element; writes made by pred happen before Partition returns. It collects
-// each part as Filter collects, so the extra memory is about one copy of s. Both
-// results are new slices, empty but not nil when nothing goes to them. A
-// panic in pred reaches the caller with its original value once the calls in
-// progress have returned; pieces not yet started are skipped.
+// others in no, each in their order in s. pred runs concurrently with itself
+// on different elements, on the pool's workers and the calling goroutine,
+// once per element; writes made by pred happen before Partition returns. It
+// collects each part as Filter collects, so the extra memory is about one
+// copy of s. Both results are new slices, empty but not nil when nothing goes
+// to them. A panic in pred reaches the caller with its original value once
+// the calls in progress have returned; pieces not yet started are skipped.
 func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S) {
 	if pred == nil {
 		panic("par: Partition: pred is nil")
@@ -46,10 +47,11 @@ type parts[E any] struct{ yes, no gather.Chunks[E] }
 
 // Unzip returns two new slices a and b of len(s), where a[i], b[i] = f(s[i])
 // for every index i of s: one pass of f fills both, as a map to pairs
-// followed by an unzip would, without the slice of pairs. f runs in parallel;
-// writes made by f happen before Unzip returns. A panic in f reaches the
-// caller as for Map. Besides the results, a call allocates a few small
-// records per worker at most.
+// followed by an unzip would, without the slice of pairs. f runs concurrently
+// with itself on different elements, once per element, on the pool's workers
+// and the calling goroutine; writes made by f happen before Unzip returns. A
+// panic in f reaches the caller as for Map. Besides the results, a call
+// allocates a few small records per worker at most.
 func Unzip[S ~[]E, E, A, B any](s S, f func(E) (A, B), opts ...Option) ([]A, []B) {
 	if f == nil {
 		panic("par: Unzip: f is nil")

@@ -50,8 +50,12 @@ const MaxWorkers = 1 << 16
 // the Go scheduler's time slices holding a piece back.
 func DefaultWorkers() int { return sched.DefaultWorkers() }
 
-// NewPool starts a pool. Its workers park when there is no work and use no CPU
-// while parked. Call Close when done with it.
+// NewPool starts a pool. Its workers park when there is no work and use no
+// CPU while parked. Call Close when done with it. Any number of goroutines
+// may use a pool at once: their calls run concurrently, each on its caller's
+// goroutine and on the workers, which take pieces of whichever calls have
+// some to spare; the pool's methods may be called concurrently with each
+// other and with those calls.
 func NewPool(opts ...PoolOption) *Pool {
 	n := 0
 	for i, o := range opts {

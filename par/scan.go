@@ -165,8 +165,9 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 // Scan returns the inclusive prefix scan of s with op: a new slice whose
 // element i is s[0] op s[1] op ... op s[i]. op must be associative, with
 // identity as its identity element (op(identity, x) == x); it need not be
-// commutative. op runs in parallel; writes made by op happen before Scan
-// returns.
+// commutative. op runs concurrently with itself on different blocks, on the
+// pool's workers and the calling goroutine; writes made by op happen before
+// Scan returns.
 //
 // The elements are scanned in blocks whose length depends only on len(s)
 // (4,096 elements, or ceil(len(s)/4,096) when longer). Element i of block b is
@@ -198,6 +199,9 @@ func Scan[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) S {
 // be associative with identity as its identity element. It works as Scan
 // does, with the same blocks and guarantees: element i of block b, from its
 // first element lo, is offset(b) op s[lo] op ... op s[i-1] (offset(b) at lo).
+//
+// op runs concurrently with itself on different blocks, on the pool's workers
+// and the calling goroutine, as for Scan.
 func ScanExclusive[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) S {
 	if op == nil {
 		panic("par: ScanExclusive: op is nil")
@@ -214,6 +218,9 @@ func ScanExclusive[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Opti
 // progress have finished, and every element of s holds either its original
 // value or its scanned one, never anything else: a block is written only
 // once its offset is known, each element once, with its final value.
+//
+// op runs concurrently with itself on different blocks, on the pool's workers
+// and the calling goroutine, as for Scan.
 func ScanInPlace[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) {
 	if op == nil {
 		panic("par: ScanInPlace: op is nil")
@@ -225,6 +232,9 @@ func ScanInPlace[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option
 // scan up to it, as ScanExclusive computes, without a new slice. If op
 // panics, every element of s holds either its original value or its scanned
 // one, as with ScanInPlace.
+//
+// op runs concurrently with itself on different blocks, on the pool's workers
+// and the calling goroutine, as for Scan.
 func ScanExclusiveInPlace[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) {
 	if op == nil {
 		panic("par: ScanExclusiveInPlace: op is nil")

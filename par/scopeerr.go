@@ -67,7 +67,9 @@ var errTaskPanicked = errors.New("par: a task of ScopeErr panicked")
 // directory walk, a crawl, a dependency graph), on the pool. Tasks receive the
 // scope's context, ctx', derived from ctx. Writes made by f and every task
 // happen before ScopeErr returns. While it waits, the calling goroutine runs
-// tasks itself.
+// tasks itself. f and the tasks run concurrently with each other: a task may
+// start, on one of the pool's workers or the calling goroutine, as soon as it
+// is spawned, while the function that spawned it goes on.
 //
 // The scope stops at the first of three events: f or a task returns an error,
 // f or a task panics, or ctx ends. From then on tasks not yet started are
@@ -374,7 +376,9 @@ func (g *Group) release() func(context.Context, *Worker) error {
 
 // Spawn starts f as a task of the scope, pushed on the deque of w, the handle
 // of the calling function (the scope's body or a task): w runs it later
-// unless an idle worker steals it first. It is the cheap way to spawn from
+// unless an idle worker steals it first, and f then runs concurrently with
+// the calling function and the scope's other tasks, on the pool's workers or
+// the goroutine that called ScopeErr. It is the cheap way to spawn from
 // inside the scope, costing a push. f receives the scope's context and the
 // handle of the worker that runs it. Once the scope has stopped, Spawn starts
 // nothing. w must be the handle given to the calling function. Spawn panics
@@ -393,7 +397,9 @@ func (g *Group) Spawn(w *Worker, f func(ctx context.Context, w *Worker) error) {
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
 // shared queue: slower than Spawn, and the tasks start in the order they were
-// queued. Use it where no worker handle is at hand. Unlike errgroup's Go it
+// queued; f runs concurrently with the caller of Go and the scope's other
+// tasks, on the pool's workers or the goroutine that called ScopeErr. Use it
+// where no worker handle is at hand. Unlike errgroup's Go it
 // never blocks, limit or not. Once the scope has stopped, Go starts nothing.
 // Go panics if g or f is nil, or if g's scope has ended.
 func (g *Group) Go(f func(ctx context.Context, w *Worker) error) {

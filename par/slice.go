@@ -2,9 +2,11 @@ package par
 
 import "github.com/weftgo/weft/internal/gather"
 
-// Map returns a new slice holding f(e) for every element e of s, in order.
-// f runs in parallel; writes made by f happen before Map returns. Besides the
-// result, a call allocates a few small records per worker at most.
+// Map returns a new slice holding f(e) for every element e of s, in order. f
+// runs concurrently with itself on different elements, once per element, on
+// the pool's workers and the calling goroutine; writes made by f happen
+// before Map returns. Besides the result, a call allocates a few small
+// records per worker at most.
 func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 	if f == nil {
 		panic("par: Map: f is nil")
@@ -39,6 +41,9 @@ func mapInto[E, R any](dst []R, src []E, f func(E) R) {
 
 // ForEach calls f for every element of s, in parallel, and returns when every
 // call has returned. Writes made by f happen before ForEach returns.
+//
+// f runs concurrently with itself on different elements, once per element, on
+// the pool's workers and the calling goroutine.
 func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 	if f == nil {
 		panic("par: ForEach: f is nil")
@@ -69,6 +74,9 @@ func eachOf[E any](s []E, f func(E)) {
 // x): the elements are grouped in a tree whose shape depends on timing, and
 // identity starts every group. The order of the elements is kept, so op need
 // not be commutative. An empty s gives identity.
+//
+// op runs concurrently with itself on different parts of s, on the pool's
+// workers and the calling goroutine.
 func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
 	if op == nil {
 		panic("par: Reduce: op is nil")
@@ -99,6 +107,10 @@ func reduceOf[E any](s []E, acc E, op func(E, E) E) E {
 // MapReduce returns the reduction with op of f(e) for every element e of s:
 // Reduce(Map(s, f), identity, op) without the intermediate slice. op must be
 // associative with identity as its identity element (see Reduce).
+//
+// f and op run concurrently with themselves and with each other on different
+// parts of s, on the pool's workers and the calling goroutine; f runs once
+// per element.
 //
 // Each element costs two calls through function values, f and op, which the
 // compiler cannot inline. Where the combine is known, prefer the function
@@ -139,6 +151,9 @@ func mapReduce[E, R any](s []E, f func(E) R, acc R, op func(R, R) R) R {
 }
 
 // Count returns the number of elements of s for which pred is true.
+//
+// pred runs concurrently with itself on different elements, once per element,
+// on the pool's workers and the calling goroutine.
 func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if pred == nil {
 		panic("par: Count: pred is nil")
@@ -170,11 +185,13 @@ func countOf[E any](s []E, pred func(E) bool) int {
 }
 
 // Filter returns a new slice holding the elements of s for which keep is
-// true, in their order in s. keep runs in parallel. The pieces of the range
-// that a participant runs one after the other append what they keep to one
-// slice, and these slices are then copied into the result, so the extra
-// memory is about one copy of the result (none when one slice holds it all),
-// and the allocations grow with the steals, not with the pieces.
+// true, in their order in s. keep runs concurrently with itself on different
+// elements, once per element, on the pool's workers and the calling
+// goroutine. The pieces of the range that a participant runs one after the
+// other append what they keep to one slice, and these slices are then copied
+// into the result, so the extra memory is about one copy of the result (none
+// when one slice holds it all), and the allocations grow with the steals, not
+// with the pieces.
 func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if keep == nil {
 		panic("par: Filter: keep is nil")

@@ -210,8 +210,9 @@ func countSort(c *config, a []uint8, flip uint8) {
 // parallel, like slices.SortFunc: cmp must be a strict weak ordering (see
 // slices.SortFunc), the sort is not stable, and the result is the sorted
 // permutation slices.SortFunc would give up to the order of elements that
-// compare equal. cmp is called from several goroutines at once; the writes
-// to s happen before SortFunc returns.
+// compare equal. cmp runs concurrently with itself on different pairs of
+// elements, on the pool's workers and the calling goroutine; the writes to s
+// happen before SortFunc returns.
 //
 // SortFunc is a parallel quicksort: it partitions the top levels in place and
 // hands pieces to slices.SortFunc, so it allocates no scratch copy of s. An s
@@ -269,6 +270,9 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 // On 2 cores (go test -bench 'SortStableFunc$' -count 10 ./par, median), 1
 // million 32-byte records with 1,000 distinct keys take 201 ms against 419 ms
 // for slices.SortStableFunc.
+//
+// cmp runs concurrently with itself on different pairs of elements, on the
+// pool's workers and the calling goroutine.
 func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) {
 	if cmp == nil {
 		panic("par: SortStableFunc: cmp is nil")

@@ -26,6 +26,10 @@ import "fmt"
 // project's 2-core machine under load, so as ratios: append 7.1 ms, yield
 // 10.4 ms (a call per output item), iter.Seq 105 ms (a closure and three
 // allocations per input item), the sequential loop 7.4 ms.
+//
+// f runs when a terminal runs the pipe, concurrently with itself and with the
+// other stages' functions on different items, once per item, never on one out
+// at once, on the pool's workers and the terminal's calling goroutine.
 func FlatMap[T, R any](p Pipe[T], f func(x T, out []R) []R) Pipe[R] {
 	if f == nil {
 		panic("pipe: FlatMap: f is nil")

@@ -112,6 +112,10 @@ func Fold[T, A any](p Pipe[T], init func() A, fold func(acc A, x T) A, merge fun
 //	}, Stats.Merge)
 //
 // and over a file, the same with Reader.Lines.
+//
+// f and op run concurrently with themselves, with each other and with the
+// pipe's stages on different items and keys, on the pool's workers and the
+// calling goroutine, as in par.ReduceBy.
 func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts ...par.Option) map[K]V {
 	switch {
 	case f == nil:
@@ -137,6 +141,10 @@ func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V
 // runs about once per participant of the call; the pipe's stages are opened
 // once per value. Writes made by f and init happen before ForEachInit
 // returns; after a panic in either, the values are lost.
+//
+// init runs concurrently with itself and with the stages' functions, and f
+// with itself on other items, on the pool's workers and the calling
+// goroutine, but never on one value s at once.
 func ForEachInit[T, S any](p Pipe[T], init func() S, f func(s S, x T), opts ...par.Option) []S {
 	switch {
 	case init == nil:
@@ -168,12 +176,13 @@ func ForEachInit[T, S any](p Pipe[T], init func() S, f func(s S, x T), opts ...p
 
 // MapInit returns the pipeline of f(s, x) for every item x of p, in order,
 // where s is a value made by init and used by one goroutine at a time: a
-// scratch buffer, a decoder, a random generator (Rayon's map_init). init
-// runs each time a terminal opens the pipe for a goroutine: about once per
+// scratch buffer, a decoder, a random generator (Rayon's map_init). init runs
+// each time a terminal opens the pipe for a goroutine: about once per
 // participant of the terminal's call, and once per accumulator of a Fold or
 // ReduceBy. The values are dropped when the terminal returns; ForEachInit
-// hands its values back. f and init run in parallel; writes made by them
-// happen before the terminal returns.
+// hands its values back. init runs concurrently with itself and with the
+// stages' functions, and f with itself on other items, but never on one value
+// s at once; writes made by them happen before the terminal returns.
 func MapInit[T, S, R any](p Pipe[T], init func() S, f func(s S, x T) R) Pipe[R] {
 	switch {
 	case init == nil:

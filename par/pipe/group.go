@@ -28,10 +28,11 @@ func groupOpts(n int, opts []par.Option) []par.Option {
 // to the number of items x with that key, and holds no other key (an empty,
 // non-nil map if there are none). It is par.CountBy at the end of a fused
 // pipeline: each piece of the range runs the stages and counts into a map
-// that no other piece is using at the time (taken from the call's spare
-// maps, or made), so a call makes about one map per participant; the maps are
+// that no other piece is using at the time (taken from the call's spare maps,
+// or made), so a call makes about one map per participant; the maps are
 // merged at the end on the calling goroutine, each into the largest. key runs
-// in parallel, once per item.
+// concurrently with itself and with the pipe's stages on different items,
+// once per item, on the pool's workers and the calling goroutine.
 func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K]int {
 	if key == nil {
 		panic("pipe: CountBy: key is nil")
@@ -108,6 +109,9 @@ func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 // slice each on the calling goroutine. Unless the call gives WithMinLen or
 // WithGrain, no piece is shorter than Len()/(8*GOMAXPROCS) positions, which
 // bounds the number of maps.
+//
+// key runs concurrently with itself and with the pipe's stages on different
+// items, once per item, on the pool's workers and the calling goroutine.
 func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) map[K][]T {
 	if key == nil {
 		panic("pipe: GroupBy: key is nil")

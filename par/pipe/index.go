@@ -111,7 +111,10 @@ func liftPos[T, R any](p Pipe[T], keepsOneToOne bool, mk func() stageStep[T, R])
 // MapIndex returns the pipeline of f(i, x) for every item x of p, in order,
 // where i is x's position in p's source (see the package's notes on
 // positions): after a Filter, still the position in the source slice. f runs
-// in parallel; writes made by f happen before the terminal returns.
+// when a terminal runs the pipe, concurrently with itself and with the other
+// stages' functions on different items, once per item, on the pool's workers
+// and the terminal's calling goroutine; writes made by f happen before the
+// terminal returns.
 //
 // On a one-to-one pipe the position is a counter and costs nothing; after a
 // Filter or FlatMap it costs one int per item through each stage from the
@@ -191,6 +194,10 @@ func withoutPos[T any](open func() posFeeder[T]) func() feeder[T] {
 // is true, in order, where i is x's position in p's source. The items keep
 // their positions, so a MapIndex after it still sees source positions. It
 // panics if p's positions are not known.
+//
+// keep runs when a terminal runs the pipe, concurrently with itself and with
+// the other stages' functions on different items, once per item, on the
+// pool's workers and the terminal's calling goroutine.
 func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
 	if keep == nil {
 		panic("pipe: FilterIndex: keep is nil")
@@ -216,6 +223,9 @@ func (p Pipe[T]) FilterIndex(keep func(i int, x T) bool) Pipe[T] {
 // ForEachIndex calls f(i, x) on every item x of p, where i is x's position in
 // p's source, in parallel, and returns when every call has returned. It
 // panics if p's positions are not known.
+//
+// f runs concurrently with itself and with the pipe's stages on different
+// items, once per item, on the pool's workers and the calling goroutine.
 func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 	if f == nil {
 		panic("pipe: ForEachIndex: f is nil")
@@ -241,6 +251,10 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 // for which pred is true, or -1 if there is none. Pieces after a match stop
 // within a batch of 256 positions and pieces not yet started are skipped, as
 // in Find. It panics if p's positions are not known.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; items past the match may be tested or not.
 func (p Pipe[T]) IndexFunc(pred func(T) bool, opts ...par.Option) int {
 	if pred == nil {
 		panic("pipe: IndexFunc: pred is nil")
@@ -256,6 +270,10 @@ func (p Pipe[T]) IndexFunc(pred func(T) bool, opts ...par.Option) int {
 // the end: the range is cut from its end, each piece looks at its batches
 // from the last one back, and a piece stops once a match at a later position
 // is known. It panics if p's positions are not known.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; items before the match may be tested or not.
 func (p Pipe[T]) LastIndexFunc(pred func(T) bool, opts ...par.Option) int {
 	if pred == nil {
 		panic("pipe: LastIndexFunc: pred is nil")
@@ -266,6 +284,10 @@ func (p Pipe[T]) LastIndexFunc(pred func(T) bool, opts ...par.Option) int {
 
 // FindLast returns the last item of p, in order, for which pred is true, and
 // true; or the zero value and false. It stops early as LastIndexFunc does.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; items before the match may be tested or not.
 func (p Pipe[T]) FindLast(pred func(T) bool, opts ...par.Option) (T, bool) {
 	if pred == nil {
 		panic("pipe: FindLast: pred is nil")

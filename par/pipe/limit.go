@@ -181,6 +181,10 @@ func (p Pipe[T]) Rev() Pipe[T] {
 // with opts, and returns p cut short before it. So p's stages run on the
 // items up to that one now, and again in the terminal. A panic in pred
 // reaches the caller of TakeWhile.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine, during the call of TakeWhile.
 func (p Pipe[T]) TakeWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 	if pred == nil {
 		panic("pipe: TakeWhile: pred is nil")
@@ -201,6 +205,10 @@ func (p Pipe[T]) TakeWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 // runs a find-first at once, with opts, and works on any pipe whose positions
 // are known, cutting between two items made from one element where the first
 // failing item falls.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine, during the call of SkipWhile.
 func (p Pipe[T]) SkipWhile(pred func(T) bool, opts ...par.Option) Pipe[T] {
 	if pred == nil {
 		panic("pipe: SkipWhile: pred is nil")

@@ -1,22 +1,43 @@
-// Package pipe chains parallel adaptors over a slice or a range into one
-// fused pass: Map, then Filter, then Sum over ten million elements reads each
-// element once and makes no intermediate slice.
+// Package pipe chains parallel stages over a slice, a range or a text into
+// one fused pass: Map, then Filter, then Sum over ten million elements reads
+// each element once and makes no intermediate slice.
 //
 //	total := pipe.Sum(pipe.Map(pipe.From(xs), square).Filter(isEven))
 //
-// A Pipe describes the work; nothing runs until a terminal operation (Sum,
-// Collect, Count, Reduce, ForEach, Find, Any, All, Min, Max) is called. The
-// terminal cuts the source's index range as the par functions do (see package
-// par), and each piece runs every stage on its items in batches of up to 256,
-// so a stage costs one call of its function per item and no allocation per
-// item. A stage's buffers are allocated once per goroutine that runs pieces
-// of a terminal call, and reused by the pieces it runs after (leaves.go),
-// not once per piece.
+// # What to call
+//
+//   - a source: [From] (a slice), [Range], [Zip] and [Zip3] (slices walked
+//     together), [Chunks], [ChunksExact] and [Windows] (subslices); a text:
+//     [Split], [Lines], [Fields], [LineChunks]; a file: [NewReader]
+//   - stages: [Map], [Pipe.Filter], [Pipe.Inspect], [FlatMap], [MapInit] (a
+//     scratch value per goroutine); with the item's position: [MapIndex],
+//     [Pipe.FilterIndex]; part of a pipe: [Pipe.Take], [Pipe.Skip],
+//     [Pipe.StepBy], [Pipe.Rev], [Pipe.TakeWhile], [Pipe.SkipWhile]
+//   - terminals, which run the pipe: [Sum], [Product], [Min], [Max],
+//     [Pipe.Count], [Pipe.Collect], [Pipe.Reduce], [Fold], [Pipe.ForEach],
+//     [Pipe.ForEachIndex], [ForEachInit]; a search: [Pipe.Find],
+//     [Pipe.FindLast], [Pipe.IndexFunc], [Pipe.LastIndexFunc], [Pipe.Any],
+//     [Pipe.All]; per key: [ReduceBy], [CountBy], [GroupBy]
 //
 // Go methods cannot take type parameters, so the stages that keep the item
-// type are methods (Filter, and the terminals Collect, Count, Reduce, ForEach,
-// Find, Any, All), while those that change it, or need a constraint, are
-// functions (Map, Sum, Min, Max). Results keep the source's order.
+// type are methods, and those that change it, or need a constraint, are
+// functions. A Pipe is a value: stages return new Pipes, and one Pipe may
+// feed several terminals.
+//
+// # Concurrency and order
+//
+// A Pipe describes the work; nothing runs until a terminal is called, except
+// TakeWhile and SkipWhile, which find their cut at once with a parallel
+// find-first. The terminal cuts the source's positions as the par functions
+// do, and each piece runs every stage on its items in batches. So the
+// functions of a pipe's stages run concurrently with themselves and with each
+// other on different items, on the pool's workers and the terminal's calling
+// goroutine; an item goes through the stages in order, on one goroutine, and
+// writes made by the functions happen before the terminal returns. Results
+// keep the source's order. A panic in a stage's function reaches the
+// terminal's caller as in package par. A stage costs one call of its function
+// per item and no allocation per item: its buffers are made once per
+// goroutine that runs pieces of the terminal's call.
 //
 // # Positions
 //
@@ -29,9 +50,6 @@
 // a new view, and positions after them count in that view. In a one-to-one
 // pipe the position is a counter and costs nothing; past a Filter or FlatMap
 // it travels as one int per item, and only when a stage asks for it.
-//
-// TakeWhile and SkipWhile are the exception to "nothing runs until a
-// terminal": they find their cut at once, with a parallel find-first.
 package pipe
 
 import (
@@ -261,6 +279,10 @@ func stage[T, R any](p Pipe[T], oneToOne bool, mk func() stageStep[T, R]) Pipe[R
 
 // Map returns the pipeline of f(x) for every item x of p, in order. f runs in
 // parallel; writes made by f happen before the terminal returns.
+//
+// f runs when a terminal runs the pipe, concurrently with itself and with the
+// other stages' functions on different items, once per item, on the pool's
+// workers and the terminal's calling goroutine.
 func Map[T, R any](p Pipe[T], f func(T) R) Pipe[R] {
 	if f == nil {
 		panic("pipe: Map: f is nil")
@@ -286,6 +308,10 @@ func mapEach[T, R any](p Pipe[T], mk func() func(T) R) Pipe[R] {
 
 // Filter returns the pipeline of the items x of p for which keep(x) is true,
 // in order.
+//
+// keep runs when a terminal runs the pipe, concurrently with itself and with
+// the other stages' functions on different items, once per item, on the
+// pool's workers and the terminal's calling goroutine.
 func (p Pipe[T]) Filter(keep func(T) bool) Pipe[T] {
 	if keep == nil {
 		panic("pipe: Filter: keep is nil")
@@ -316,7 +342,10 @@ func (p Pipe[T]) Filter(keep func(T) bool) Pipe[T] {
 }
 
 // Inspect returns p with f called on every item as it passes, for side
-// effects such as counting or logging; f runs in parallel.
+// effects such as counting or logging; f runs when a terminal runs the pipe,
+// concurrently with itself and with the other stages' functions on different
+// items, once per item, on the pool's workers and the terminal's calling
+// goroutine.
 func (p Pipe[T]) Inspect(f func(T)) Pipe[T] {
 	if f == nil {
 		panic("pipe: Inspect: f is nil")

@@ -184,6 +184,9 @@ func blockAfter(pos int) int {
 
 // ForEach calls f on every item of p, in parallel, and returns when every call
 // has returned.
+//
+// f runs concurrently with itself and with the pipe's stages on different
+// items, once per item, on the pool's workers and the calling goroutine.
 func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 	if f == nil {
 		panic("pipe: ForEach: f is nil")
@@ -222,6 +225,9 @@ func (p Pipe[T]) Count(opts ...par.Option) int {
 // for no items. identity is a value that op combines, copied and never
 // modified by the library; an accumulator that is modified in place (a map)
 // wants Fold, which takes a constructor.
+//
+// op runs concurrently with itself and with the pipe's stages on different
+// items, on the pool's workers and the calling goroutine.
 func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 	if op == nil {
 		panic("pipe: Reduce: op is nil")
@@ -240,6 +246,10 @@ func checkOpts(opts []par.Option) {
 
 // Find returns the first item of p, in order, for which pred is true, and
 // true; or the zero value and false. Pieces after a match stop early.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; items past the match may be tested or not.
 func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 	if pred == nil {
 		panic("pipe: Find: pred is nil")
@@ -275,6 +285,10 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 }
 
 // Any reports whether pred is true for some item of p; it stops early.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; once the answer is known, the items left may be tested or not.
 func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 	if pred == nil {
 		panic("pipe: Any: pred is nil")
@@ -302,6 +316,10 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 
 // All reports whether pred is true for every item of p (true if there are
 // none); it stops at the first failure.
+//
+// pred runs concurrently with itself and with the pipe's stages on different
+// items, at most once per item, on the pool's workers and the calling
+// goroutine; once the answer is known, the items left may be tested or not.
 func (p Pipe[T]) All(pred func(T) bool, opts ...par.Option) bool {
 	if pred == nil {
 		panic("pipe: All: pred is nil")

@@ -20,6 +20,10 @@ import "fmt"
 // two thirds of the plain loop's time, where the loop written in the leaf of
 // par.ReduceRange took one half. The stages read a and b while a terminal
 // runs; they must not be modified until it returns.
+//
+// f runs when a terminal runs the pipe, concurrently with itself and with the
+// other stages' functions on different items, once per position, on the
+// pool's workers and the terminal's calling goroutine.
 func Zip[A, B, T any](a []A, b []B, f func(A, B) T) Pipe[T] {
 	if f == nil {
 		panic("pipe: Zip: f is nil")
@@ -44,6 +48,10 @@ func Zip[A, B, T any](a []A, b []B, f func(A, B) T) Pipe[T] {
 // Zip3 returns the pipeline of f(a[i], b[i], c[i]) for every index i, in
 // order, as Zip does for two slices. It panics at once if the slices differ
 // in length, naming the three lengths.
+//
+// f runs when a terminal runs the pipe, concurrently with itself and with the
+// other stages' functions on different items, once per position, on the
+// pool's workers and the terminal's calling goroutine.
 func Zip3[A, B, C, T any](a []A, b []B, c []C, f func(A, B, C) T) Pipe[T] {
 	if f == nil {
 		panic("pipe: Zip3: f is nil")
