@@ -69,5 +69,5 @@ func TestDistinct(t *testing.T) {
 // structs no allocation.
 func TestSameAllocatesNothingForValues(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, func() { accum.Same(point{1, 2}, point{1, 2}) }))
-	require.Zero(t, testing.AllocsPerRun(100, func() { accum.Same(1<<40, 1<<40) }))
+	require.Zero(t, testing.AllocsPerRun(100, func() { accum.Same(int64(1<<40), int64(1<<40)) }))
 }
