@@ -38,13 +38,13 @@ func ReduceBy[S ~[]E, E any, K comparable, V any](s S, f func(E) (K, V), op func
 		panic("par: ReduceBy: op is nil")
 	}
 	c := configure(opts)
-	return foldRange("par.ReduceBy", &c, len(s), newKeyed[K, V], func(m keyed.Map[K, V], lo, hi int) keyed.Map[K, V] {
+	return foldRange("par.ReduceBy", &c, siteKey(f), len(s), newKeyed[K, V], func(m keyed.Map[K, V], lo, hi int) keyed.Map[K, V] {
 		for _, e := range s[lo:hi] {
 			k, v := f(e)
 			m.Add(k, v, op)
 		}
 		return m
-	}).merge(&c, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }).Values()
+	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }).Values()
 }
 
 func newKeyed[K comparable, V any]() keyed.Map[K, V] { return keyed.Map[K, V]{} }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/weftgo/weft/split"
 )
 
 // MapErr returns a new slice holding f(ctx', e) for every element e of s, in
@@ -194,11 +196,10 @@ var errPanicked = errors.New("par: a call of f panicked")
 
 // errCall is the state of one MapErr or ForEachErr call.
 type errCall struct {
-	// b is the call's body. Its stop flag, which skips the pieces not yet
-	// started, is set by the first error (without LowestIndexError), by the
-	// end of the parent (an AfterFunc, and ended), and by a panicking leaf
-	// (body.fold).
-	b body[struct{}]
+	// stop, which skips the pieces not yet started, is set by the first
+	// error (without LowestIndexError) and by the end of the parent (an
+	// AfterFunc, and ended); the engine skips them after a panic too.
+	stop atomic.Bool
 
 	// limit is the highest index whose element may still start, checked
 	// before every element: len-1 or more while nothing has failed; -1 once
@@ -233,8 +234,8 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 	if n == 0 {
 		return nil
 	}
-	if c.labels == nil {
-		c.labels = labelled(parent) // the work done for the call carries the caller's labels
+	if c.Labels == nil {
+		c.Labels = labelled(parent) // the work done for the call carries the caller's labels
 	}
 	x := &errCall{parent: parent, lowest: c.lowestErr}
 	x.limit.Store(math.MaxInt64)
@@ -248,25 +249,24 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 		stopOnEnd := context.AfterFunc(parent, x.halt)
 		defer stopOnEnd() // after the call, the parent's end concerns it no longer
 	}
-	x.b.name = "par.MapErr/ForEachErr"
-	if x.lowest {
-		// A piece that begins past the lowest failing index is skipped; those
-		// before it run, since one of them may fail lower still.
-		x.b.settled = func(lo int) bool { return int64(lo) > x.limit.Load() }
-	}
-	x.b.leaf = func(lo, hi int) struct{} {
-		ok := false
-		defer func() {
-			if !ok { // f panicked: stop, and wake the calls blocked on ctx' so the panic can go on
-				x.limit.Store(-1)
-				x.cancel(errPanicked)
-			}
-		}()
-		x.done.Add(int64(loop(x, lo, hi))) // read after run returns
-		ok = true
-		return struct{}{}
-	}
-	run(c, n, &x.b)
+	run(c, n, split.Work[struct{}]{Name: "par.MapErr/ForEachErr",
+		// A piece that begins past the lowest failing index is skipped
+		// (LowestIndexError); those before it run, since one of them may
+		// fail lower still.
+		Settled: func(lo int) bool { return x.stop.Load() || x.lowest && int64(lo) > x.limit.Load() },
+		Fold: func(_ struct{}, lo, hi int) struct{} {
+			ok := false
+			defer func() {
+				if !ok { // f panicked: stop, and wake the calls blocked on ctx' so the panic can go on
+					x.limit.Store(-1)
+					x.cancel(errPanicked)
+				}
+			}()
+			x.done.Add(int64(loop(x, lo, hi))) // read after run returns
+			ok = true
+			return struct{}{}
+		},
+	})
 	// Every leaf has returned, and what it wrote happens before run returns.
 	switch {
 	case x.byParent:
@@ -290,7 +290,7 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 // halt stops the call: no element starts from now on. Any goroutine.
 func (x *errCall) halt() {
 	x.limit.Store(-1)    // seen by every element loop
-	x.b.stop.Store(true) // and every piece not yet started
+	x.stop.Store(true)   // and every piece not yet started
 }
 
 // ended reports whether the call has stopped, halting it if ctx' has ended
@@ -301,7 +301,7 @@ func (x *errCall) ended() bool {
 		x.halt()
 		return true
 	default:
-		return x.b.stop.Load()
+		return x.stop.Load()
 	}
 }
 

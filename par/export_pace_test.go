@@ -1,10 +1,13 @@
 package par
 
-import "github.com/weftgo/weft/split"
+import (
+	"github.com/weftgo/weft/internal/engine"
+	"github.com/weftgo/weft/split"
+)
 
 // ForRangePaced runs f over [0, n) as a call does after a timed prefix that
 // found pace elements to take about split.LeafTarget (0: no pace known).
 func ForRangePaced(n, pace int, f func(lo, hi int), opts ...Option) {
 	c := configure(opts)
-	parallel(&c, 0, n, &body[struct{}]{leaf: func(lo, hi int) struct{} { f(lo, hi); return struct{}{} }}, split.Pace{N: pace, D: split.LeafTarget})
+	engine.ProbeParallel(&c.Config, n, split.Pace{N: pace, D: split.LeafTarget}, f)
 }

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/weftgo/weft/internal/find"
+
+	"github.com/weftgo/weft/split"
 )
 
 // findCheck is how many elements a leaf of Any or FindAny examines between
@@ -71,7 +73,7 @@ func search(name string, n int, match func(i int) bool, last bool, opts []Option
 	} else {
 		bd = find.First()
 	}
-	b := &body[struct{}]{name: name, leaf: func(lo, hi int) struct{} {
+	w := split.Work[struct{}]{Name: name, Fold: func(_ struct{}, lo, hi int) struct{} {
 		if last {
 			lo, hi = n-hi, n-lo
 		}
@@ -80,11 +82,11 @@ func search(name string, n int, match func(i int) bool, last bool, opts []Option
 		return struct{}{}
 	}}
 	if last {
-		b.settled = func(lo int) bool { return bd.Settled(0, n-lo) }
+		w.Settled = func(lo int) bool { return bd.Settled(0, n-lo) }
 	} else {
-		b.settled = func(lo int) bool { return bd.Settled(lo, n) }
+		w.Settled = func(lo int) bool { return bd.Settled(lo, n) }
 	}
-	run(&c, n, b)
+	run(&c, n, w)
 	return bd.Best() // every leaf's Offer happens before run returns
 }
 
@@ -140,20 +142,20 @@ func anyMatch(n int, match func(i int) bool, opts []Option) bool {
 		return false
 	}
 	var found atomic.Bool
-	b := &body[struct{}]{name: "par.Any"}
-	b.leaf = func(lo, hi int) struct{} {
-		for i := lo; i < hi; i++ {
-			if (i-lo)%findCheck == 0 && found.Load() {
-				break
+	run(&c, n, split.Work[struct{}]{Name: "par.Any",
+		Fold: func(_ struct{}, lo, hi int) struct{} {
+			for i := lo; i < hi; i++ {
+				if (i-lo)%findCheck == 0 && found.Load() {
+					break
+				}
+				if match(i) {
+					found.Store(true) // read after run returns, and by other pieces to stop early
+					break
+				}
 			}
-			if match(i) {
-				found.Store(true) // read after run returns, and by other leaves to stop early
-				b.stop.Store(true)
-				break
-			}
-		}
-		return struct{}{}
-	}
-	run(&c, n, b)
+			return struct{}{}
+		},
+		Settled: func(int) bool { return found.Load() },
+	})
 	return found.Load()
 }

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/weftgo/weft/internal/gather"
+
+	"github.com/weftgo/weft/split"
 )
 
 // FindLastIndex returns the index of the last element of s, in order, for
@@ -87,23 +89,23 @@ func findAny(n int, match func(i int) bool, opts []Option) int {
 		return -1
 	}
 	var found atomic.Int64 // the first match found, plus one; 0 until then
-	b := &body[struct{}]{name: "par.FindAny"}
-	b.leaf = func(lo, hi int) struct{} {
-		for i := lo; i < hi; i++ {
-			if (i-lo)%findCheck == 0 && found.Load() != 0 {
-				break
+	run(&c, n, split.Work[struct{}]{Name: "par.FindAny",
+		Fold: func(_ struct{}, lo, hi int) struct{} {
+			for i := lo; i < hi; i++ {
+				if (i-lo)%findCheck == 0 && found.Load() != 0 {
+					break
+				}
+				if match(i) {
+					// The first find wins; read after run returns, and by
+					// other pieces to stop early.
+					found.CompareAndSwap(0, int64(i)+1)
+					break
+				}
 			}
-			if match(i) {
-				// The first find wins; read after run returns, and by other
-				// leaves to stop early.
-				found.CompareAndSwap(0, int64(i)+1)
-				b.stop.Store(true) // pieces not started are skipped, and not cut
-				break
-			}
-		}
-		return struct{}{}
-	}
-	run(&c, n, b)
+			return struct{}{}
+		},
+		Settled: func(int) bool { return found.Load() != 0 }, // pieces not started are skipped, and not cut
+	})
 	return int(found.Load()) - 1 // every leaf's CAS happens before run returns
 }
 
@@ -123,20 +125,18 @@ func Positions[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) []int {
 	if len(s) == 0 {
 		return []int{}
 	}
-	var t gather.Tails[int]
-	l := runLocal(&c, len(s), &body[gather.Chunks[int]]{
-		name: "par.Positions",
-		leaf: func(lo, hi int) gather.Chunks[int] {
-			at, lease := t.Take(lo)
+	l := run(&c, len(s), split.Work[gather.Chunks[int]]{Name: "par.Positions", Key: siteKey(pred),
+		Fold: func(acc gather.Chunks[int], lo, hi int) gather.Chunks[int] {
+			at := acc.Last()
 			for i, e := range s[lo:hi] {
 				if pred(e) {
 					at = append(at, lo+i)
 				}
 			}
-			t.Leave(hi, at, lease)
-			return gather.One(at)
+			acc.SetLast(at)
+			return acc
 		},
-		combine: gather.Join[int],
+		Merge: gather.Join[int],
 	})
 	return l.Flatten()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/weftgo/weft/internal/gather"
+	"github.com/weftgo/weft/split"
 )
 
 // FlatMap returns a new slice holding the elements that f makes from every
@@ -15,8 +16,9 @@ import (
 // FlatMap returns.
 //
 // The pieces of the range that a participant runs one after the other
-// append to one slice, which f is handed as out (holding what the piece has
-// made so far), so an f that appends allocates only as that slice grows,
+// append to one slice, which f is handed as out (holding some of the
+// elements made just before e's, or none), so an f that appends allocates
+// only as that slice grows,
 // never per element; these slices are then copied into the result, so the
 // extra memory is about one copy of the result (none when one slice holds it
 // all). f must leave the elements already in out as they are and not keep out
@@ -30,11 +32,9 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 	if len(s) == 0 {
 		return []R{}
 	}
-	var t gather.Tails[R]
-	l := runLocal(&c, len(s), &body[gather.Chunks[R]]{
-		name: "par.FlatMap",
-		leaf: func(lo, hi int) gather.Chunks[R] {
-			out, lease := t.Take(lo)
+	l := run(&c, len(s), split.Work[gather.Chunks[R]]{Name: "par.FlatMap", Key: siteKey(f),
+		Fold: func(acc gather.Chunks[R], lo, hi int) gather.Chunks[R] {
+			out := acc.Room() // f gets what this step made, not the whole run: it may copy it
 			for _, e := range s[lo:hi] {
 				before := len(out)
 				out = f(e, out)
@@ -42,10 +42,10 @@ func FlatMap[S ~[]E, E, R any](s S, f func(e E, out []R) []R, opts ...Option) []
 					panic(fmt.Sprintf("par: FlatMap: f returned %d elements where out held %d: f must append to out", len(out), before))
 				}
 			}
-			t.Leave(hi, out, lease)
-			return gather.One(out)
+			acc.Add(out)
+			return acc
 		},
-		combine: gather.Join[R],
+		Merge: gather.Join[R],
 	})
 	return l.Flatten()
 }

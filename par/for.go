@@ -1,6 +1,10 @@
 package par
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/weftgo/weft/split"
+)
 
 // For calls f(i) for every i in [0, n), in parallel, and returns when every
 // call has returned. Writes made by the calls happen before For returns. The
@@ -24,11 +28,11 @@ func For(n int, f func(i int), opts ...Option) {
 	key := siteKey(f)
 	if one, ok := c.one(key, n); ok {
 		forIndices(0, n, f)
-		one.end(n, monotonic)
+		one.End(n)
 		return
 	}
-	runLocal(&c, n, &body[struct{}]{name: "par.For", key: key,
-		each: func(lo, hi int) { forIndices(lo, hi, f) }})
+	run(&c, n, split.Work[struct{}]{Name: "par.For", Key: key,
+		Fold: func(_ struct{}, lo, hi int) struct{} { forIndices(lo, hi, f); return struct{}{} }})
 }
 
 // forIndices calls f(i) for every i in [lo, hi): For's loop.
@@ -56,13 +60,21 @@ func ForRange(n int, f func(lo, hi int), opts ...Option) {
 }
 
 // forRange is ForRange under the name of the calling function, its site
-// named by key (see site.go; 0: f's code).
+// named by key (0: f's code).
 func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option) {
 	c := configure(opts)
 	if n == 0 {
 		return
 	}
-	runLocal(&c, n, &body[struct{}]{name: name, each: f, key: key})
+	if key == 0 {
+		key = siteKey(f)
+	}
+	if one, ok := c.one(key, n); ok {
+		f(0, n)
+		one.End(n)
+		return
+	}
+	run(&c, n, split.Work[struct{}]{Name: name, Key: key, Fold: each(f)})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the
@@ -89,5 +101,21 @@ func ReduceRange[R any](n int, identity R, leaf func(lo, hi int) R, op func(left
 	if n == 0 {
 		return identity
 	}
-	return runLocal(&c, n, &body[R]{name: "par.ReduceRange", leaf: leaf, combine: op})
+	return run(&c, n, split.Work[R]{Name: "par.ReduceRange", Leaf: leaf, Merge: op})
+}
+
+// some is the accumulator of a fold whose op has no identity to start
+// from: no value yet, or the fold so far. identity, ReduceRange's result
+// for an empty range, is never given to op.
+type some[R any] struct {
+	v  R
+	ok bool
+}
+
+// then folds v into s with op, s on the left.
+func (s some[R]) then(v R, op func(R, R) R) some[R] {
+	if !s.ok {
+		return some[R]{v, true}
+	}
+	return some[R]{op(s.v, v), true}
 }

@@ -1,9 +1,10 @@
 package par
 
 import (
-	"github.com/weftgo/weft/internal/gather"
 	"runtime"
-	"sync"
+
+	"github.com/weftgo/weft/internal/gather"
+	"github.com/weftgo/weft/split"
 )
 
 // Grouping has no Rayon equivalent: there a count per key is a fold into a
@@ -28,8 +29,8 @@ const groupLeavesPerCore = 8
 // decides alone), else enough to make at most about groupLeavesPerCore
 // leaves per core (runtime.GOMAXPROCS).
 func groupMinLen(c *config, n int) int {
-	if c.minLen > 0 || c.grain > 0 {
-		return c.minLen
+	if c.MinLen > 0 || c.Grain > 0 {
+		return c.MinLen
 	}
 	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
 	return max(1, ceilDiv(n, parts))
@@ -41,11 +42,10 @@ func groupMinLen(c *config, n int) int {
 // itself on different elements, once per element, on the pool's workers and
 // the calling goroutine; writes made by key happen before CountBy returns.
 //
-// Each piece of the range counts into a map that no other piece is using at
-// the time: a piece takes one from the call's spare maps, or makes one, and
-// gives it back when done, so a call makes about as many maps as pieces ran
-// at once (its participants), however many pieces the range is cut into.
-// The maps are then merged on the calling goroutine, each into the largest.
+// Each participant of the call counts into a map of its own, which it keeps
+// from one piece to the next, so a call makes about as many maps as it has
+// participants, however many pieces the range is cut into. The maps are
+// then merged on the calling goroutine, each into the largest.
 // Counts add in any order, so the result does not depend on which piece
 // counted what. The extra memory is a map per participant, and the merge
 // costs about the number of distinct keys per participant.
@@ -57,83 +57,38 @@ func CountBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 	if len(s) == 0 {
 		return map[K]int{}
 	}
-	var spare countMaps[K]
-	runLocal(&c, len(s), &body[struct{}]{name: "par.CountBy", each: func(lo, hi int) {
-		m := spare.get(lo)
-		defer spare.put(m, hi) // after a panic too: the call's result is dropped anyway
-		for _, e := range s[lo:hi] {
-			m[key(e)]++
-		}
-	}})
-	return spare.merge()
+	maps := runAll(&c, len(s), split.Work[map[K]int]{Name: "par.CountBy", Key: siteKey(key), Reuse: true,
+		Init: func() map[K]int { return map[K]int{} },
+		Fold: func(m map[K]int, lo, hi int) map[K]int {
+			for _, e := range s[lo:hi] {
+				m[key(e)]++
+			}
+			return m
+		},
+	})
+	return addCounts(maps)
 }
 
-// countMaps are the maps of a counting call that no piece is using.
-//
-// A map per piece merged in a tree, as GroupBy does, costs a merge per piece
-// about as dear as building the piece's map when keys repeat rarely: on W9
-// of `go run ./bench` (10 million words, 48,180 distinct) that doubled the
-// work. Counting needs no order, so the pieces share maps instead.
-type countMaps[K comparable] struct {
-	mu   sync.Mutex
-	free []countMap[K] // guarded by mu
-}
-
-// countMap is a spare map and where the piece that last used it ended.
-type countMap[K comparable] struct {
-	m   map[K]int
-	end int
-}
-
-// get returns a map no piece is using for the piece that starts at lo: the
-// one the piece ending at lo gave back, if any, since that piece ran on the
-// same goroutine just before (a running leaf works in steps, each a call of
-// the body), else the last one given back, else a new one. A large map that
-// went from core to core at every step took W9 of `go run ./bench` twice as
-// long as one that stayed on its core.
-func (cm *countMaps[K]) get(lo int) map[K]int {
-	cm.mu.Lock()
-	defer cm.mu.Unlock()
-	n := len(cm.free)
-	if n == 0 {
-		return map[K]int{}
-	}
-	k := n - 1
-	for i := range cm.free {
-		if cm.free[i].end == lo {
-			k = i
-			break
-		}
-	}
-	m := cm.free[k].m
-	cm.free[k] = cm.free[n-1]
-	cm.free = cm.free[:n-1]
-	return m
-}
-
-// put gives back a map that the piece ending at hi is done with.
-func (cm *countMaps[K]) put(m map[K]int, hi int) {
-	cm.mu.Lock()
-	cm.free = append(cm.free, countMap[K]{m, hi})
-	cm.mu.Unlock()
-}
-
-// merge adds the counts of every map into the largest and returns it. Only
-// the calling goroutine may call it, once every piece is done.
-func (cm *countMaps[K]) merge() map[K]int {
-	if len(cm.free) == 0 {
+// addCounts adds the counts of every map into the largest and returns it.
+// A map per piece merged in a tree, as GroupBy merges its groups, costs a
+// merge per piece about as dear as building the piece's map when keys
+// repeat rarely: on W9 of `go run ./bench` (10 million words, 48,180
+// distinct) that doubled the work. Counting needs no order, so the
+// participants keep a map each (split.Work.Reuse), merged once.
+func addCounts[K comparable](maps []map[K]int) map[K]int {
+	if len(maps) == 0 {
 		return map[K]int{}
 	}
 	big := 0
-	for i, f := range cm.free {
-		if len(f.m) > len(cm.free[big].m) {
+	for i, m := range maps {
+		if len(m) > len(maps[big]) {
 			big = i
 		}
 	}
-	out := cm.free[big].m
-	for i, f := range cm.free {
+	out := maps[big]
+	for i, m := range maps {
 		if i != big {
-			for k, n := range f.m {
+			for k, n := range m {
 				out[k] += n
 			}
 		}
@@ -148,12 +103,13 @@ func (cm *countMaps[K]) merge() map[K]int {
 // the calling goroutine; writes made by key happen before GroupBy returns.
 // The result is the same on every run, whatever the number of workers.
 //
-// Each piece of the range groups into a map of its own, and adjacent pieces'
-// maps are merged in a tree, the smaller map into the larger, each group a
-// list of the pieces' slices joined in O(1) in input order. The groups are
-// then copied into one slice each on the calling goroutine (a group made by
-// one piece keeps its slice), so the extra memory is about one copy of s plus
-// a map per running piece. Unless the call gives WithMinLen or WithGrain, no
+// Each run of adjacent pieces that one participant works on groups into a
+// map of its own (about one per participant, a few more when pieces are
+// stolen), and adjacent runs' maps are merged in a tree, the smaller map
+// into the larger, each group a list of the runs' slices joined in O(1) in
+// input order. The groups are then copied into one slice each on the
+// calling goroutine (a group made by one run keeps its slice), so the extra
+// memory is about one copy of s plus a map per run. Unless the call gives WithMinLen or WithGrain, no
 // piece is shorter than len(s)/(8*GOMAXPROCS).
 func GroupBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) map[K]S {
 	if key == nil {
@@ -163,11 +119,10 @@ func GroupBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 	if len(s) == 0 {
 		return map[K]S{}
 	}
-	c.minLen = groupMinLen(&c, len(s))
-	gs := runLocal(&c, len(s), &body[map[K]*gather.Chunks[E]]{
-		name: "par.GroupBy",
-		leaf: func(lo, hi int) map[K]*gather.Chunks[E] {
-			m := map[K]*gather.Chunks[E]{}
+	c.MinLen = groupMinLen(&c, len(s))
+	gs := run(&c, len(s), split.Work[map[K]*gather.Chunks[E]]{Name: "par.GroupBy", Key: siteKey(key),
+		Init: func() map[K]*gather.Chunks[E] { return map[K]*gather.Chunks[E]{} },
+		Fold: func(m map[K]*gather.Chunks[E], lo, hi int) map[K]*gather.Chunks[E] {
 			for _, e := range s[lo:hi] {
 				k := key(e)
 				g := m[k]
@@ -179,7 +134,7 @@ func GroupBy[S ~[]E, E any, K comparable](s S, key func(E) K, opts ...Option) ma
 			}
 			return m
 		},
-		combine: gather.JoinMaps[K, E],
+		Merge: gather.JoinMaps[K, E],
 	})
 	out := make(map[K]S, len(gs))
 	for k, g := range gs {

@@ -1,6 +1,9 @@
 package par
 
-import "github.com/weftgo/weft/internal/gather"
+import (
+	"github.com/weftgo/weft/internal/gather"
+	"github.com/weftgo/weft/split"
+)
 
 // The ...Index functions hand the callback the element's position in s with
 // the element, as a range loop over s does (for i, e := range s), for bodies
@@ -62,20 +65,18 @@ func FilterIndex[S ~[]E, E any](s S, keep func(i int, e E) bool, opts ...Option)
 	if len(s) == 0 {
 		return S{}
 	}
-	var t gather.Tails[E]
-	l := runLocal(&c, len(s), &body[gather.Chunks[E]]{
-		name: "par.FilterIndex",
-		leaf: func(lo, hi int) gather.Chunks[E] {
-			kept, lease := t.Take(lo)
+	l := run(&c, len(s), split.Work[gather.Chunks[E]]{Name: "par.FilterIndex", Key: siteKey(keep),
+		Fold: func(acc gather.Chunks[E], lo, hi int) gather.Chunks[E] {
+			kept := acc.Last()
 			for i, e := range s[lo:hi] {
 				if keep(lo+i, e) {
 					kept = append(kept, e)
 				}
 			}
-			t.Leave(hi, kept, lease)
-			return gather.One(kept)
+			acc.SetLast(kept)
+			return acc
 		},
-		combine: gather.Join[E],
+		Merge: gather.Join[E],
 	})
 	return S(l.Flatten())
 }

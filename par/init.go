@@ -2,7 +2,8 @@ package par
 
 import (
 	"fmt"
-	"sync"
+
+	"github.com/weftgo/weft/split"
 )
 
 // MapInit returns a new slice holding f(t, e) for every element e of s, in
@@ -10,20 +11,16 @@ import (
 // a scratch buffer, a hasher, a random generator, anything that is costly to
 // make per element and unsafe to share between goroutines.
 //
-// Each piece of the range that a goroutine runs at once (a leaf, or a step of
-// one: a running leaf works in steps, to give half of what it has left to an
-// idle worker) takes a value when it starts and gives it back when it ends;
-// init runs only when no value is free. So init runs at most once per piece,
-// and in practice about once per goroutine that works on the call at the same
-// moment: at most the pool's workers plus the caller, unless f makes parallel
-// calls itself (a worker that waits inside f runs other pieces meanwhile,
-// which need values of their own). The count is small but not fixed, since
-// it depends on timing: 0 for an empty s, at least 1 otherwise. On this
-// project's 2-core machine, MapInit over 10^6 ints ran init 1 to 3 times on
-// pools of 1 to 8 workers, where ForRange cut the same range into 186 to 2358
-// pieces; with WithGrain(1), a piece per element, it ran init at most
-// workers+1 times (TestInitCountSmall checks that bound). A value goes from
-// one piece to the next through a mutex, so the writes made to it in one
+// Each participant of the call (the pool's workers and the caller) keeps a
+// value from one piece to the next, and takes one from init only when it
+// has none free: at its first piece, and when it runs a piece while its
+// own value is in use further up its stack (f made a parallel call, and a
+// worker waiting inside it ran a piece of this call). So init runs about
+// once per participant: at most the pool's workers plus the caller, unless
+// f makes parallel calls itself. The count is small but not fixed, since it
+// depends on timing: 0 for an empty s, at least 1 otherwise
+// (TestInitCountSmall checks the bound on pools of 1 to 8 workers, with
+// and without a piece per element). The writes made to a value by one
 // piece happen before the next piece that takes it. The values are dropped
 // when MapInit returns.
 //
@@ -40,7 +37,7 @@ import (
 // returns. A panic in f or in init reaches the caller with its original value
 // once the calls in progress have returned; pieces not yet started are
 // skipped. Besides the result and the values, a call allocates a few small
-// records, and locks a mutex twice per piece.
+// records.
 func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts ...Option) []R {
 	switch {
 	case init == nil && f == nil:
@@ -51,15 +48,12 @@ func MapInit[S ~[]E, E, T, R any](s S, init func() T, f func(t T, e E) R, opts .
 		panic("par: MapInit: f is nil")
 	}
 	out := make([]R, len(s))
-	st := &states[T]{init: init}
-	forRange("par.MapInit", siteKey(f), len(s), func(lo, hi int) {
-		t := st.get()
+	eachValue("par.MapInit", siteKey(f), len(s), init, func(t T, lo, hi int) {
 		src, dst := s[lo:hi], out[lo:hi] // locals, as in Map
 		dst = dst[:len(src)]
 		for i, e := range src {
 			dst[i] = f(t, e)
 		}
-		st.put(t)
 	}, opts)
 	return out
 }
@@ -89,15 +83,11 @@ func ForEachInit[S ~[]E, E, T any](s S, init func() T, f func(t T, e E), opts ..
 	case f == nil:
 		panic("par: ForEachInit: f is nil")
 	}
-	st := &states[T]{init: init}
-	forRange("par.ForEachInit", siteKey(f), len(s), func(lo, hi int) {
-		t := st.get()
+	return eachValue("par.ForEachInit", siteKey(f), len(s), init, func(t T, lo, hi int) {
 		for _, e := range s[lo:hi] {
 			f(t, e)
 		}
-		st.put(t)
 	}, opts)
-	return st.free
 }
 
 // ForRangeInit calls f(t, lo, hi) on pieces [lo, hi) that together cover [0,
@@ -122,40 +112,16 @@ func ForRangeInit[T any](n int, init func() T, f func(t T, lo, hi int), opts ...
 	if n < 0 {
 		panic(fmt.Sprintf("par: ForRangeInit: n = %d, want n >= 0", n))
 	}
-	st := &states[T]{init: init}
-	forRange("par.ForRangeInit", siteKey(f), n, func(lo, hi int) {
-		t := st.get()
-		f(t, lo, hi)
-		st.put(t)
-	}, opts)
-	return st.free
+	return eachValue("par.ForRangeInit", siteKey(f), n, init, f, opts)
 }
 
-// states holds the values of one MapInit, ForEachInit or ForRangeInit call
-// that no leaf is using. Any goroutine.
-type states[T any] struct {
-	init func() T
-	mu   sync.Mutex // hands a value, and the writes made to it, from leaf to leaf
-	free []T
-}
-
-// get returns a free value, or a new one from init if there is none.
-func (s *states[T]) get() T {
-	s.mu.Lock()
-	if n := len(s.free); n > 0 {
-		t := s.free[n-1]
-		s.free = s.free[:n-1]
-		s.mu.Unlock()
-		return t
+// eachValue runs f over the pieces of [0, n) with a value per participant
+// that init makes (split.Work.Reuse), and returns the values.
+func eachValue[T any](name string, key uintptr, n int, init func() T, f func(t T, lo, hi int), opts []Option) []T {
+	c := configure(opts)
+	if n == 0 {
+		return nil
 	}
-	s.mu.Unlock()
-	return s.init() // outside the lock: init may be slow, or make parallel calls
-}
-
-// put gives back a value that a leaf is done with. A leaf that panics keeps
-// its value: the call's result is dropped anyway.
-func (s *states[T]) put(t T) {
-	s.mu.Lock()
-	s.free = append(s.free, t)
-	s.mu.Unlock()
+	return runAll(&c, n, split.Work[T]{Name: name, Key: key, Reuse: true, Init: init,
+		Fold: func(t T, lo, hi int) T { f(t, lo, hi); return t }})
 }

@@ -206,7 +206,7 @@ func TestCollectingAllocatesPerRunOfPieces(t *testing.T) {
 func TestShortCallAllocatesNothingForItsBody(t *testing.T) {
 	var draw uint32
 	defer par.SetDrawTimed(func() uint32 { return draw })()
-	require.Empty(t, par.BodyHeapMissing(), "fields that body.heap does not copy")
+	require.Empty(t, par.CallHeapMissing(), "fields that call.heap does not copy")
 	sizes := []int{1, 100}
 	if raceEnabled {
 		sizes = sizes[:1]

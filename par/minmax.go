@@ -3,6 +3,8 @@ package par
 import (
 	"cmp"
 	"slices"
+
+	"github.com/weftgo/weft/split"
 )
 
 // Min returns the minimal value in s, exactly as slices.Min does: it panics if
@@ -42,23 +44,25 @@ func extreme[S ~[]E, E cmp.Ordered](s S, isMin bool, opts []Option) E {
 	if isMin {
 		op = func(a, b E) E { return min(a, b) }
 	}
-	return runLocal(&c, len(s), &body[E]{
-		name: "par.Min/Max",
-		leaf: func(lo, hi int) E {
-			m := s[lo]
+	return run(&c, len(s), split.Work[some[E]]{Name: "par.Min/Max",
+		Fold: func(acc some[E], lo, hi int) some[E] {
+			m := acc.v
+			if !acc.ok {
+				m, lo = s[lo], lo+1
+			}
 			if isMin {
-				for _, e := range s[lo+1 : hi] {
+				for _, e := range s[lo:hi] {
 					m = min(m, e)
 				}
 			} else {
-				for _, e := range s[lo+1 : hi] {
+				for _, e := range s[lo:hi] {
 					m = max(m, e)
 				}
 			}
-			return m
+			return some[E]{m, true}
 		},
-		combine: op,
-	})
+		Merge: func(a, b some[E]) some[E] { return some[E]{op(a.v, b.v), true} },
+	}).v
 }
 
 // MinFunc returns the minimal value in s according to cmp, as slices.MinFunc
@@ -96,22 +100,24 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int, opts ...Option) E {
 // the best ones. Pieces combine the same way, left before right.
 func pick[S ~[]E, E any](s S, better func(best, e E) bool, opts []Option) E {
 	c := configure(opts)
-	return runLocal(&c, len(s), &body[E]{
-		name: "par.MinFunc/MaxFunc",
-		leaf: func(lo, hi int) E {
-			m := s[lo]
-			for _, e := range s[lo+1 : hi] {
+	return run(&c, len(s), split.Work[some[E]]{Name: "par.MinFunc/MaxFunc", Key: siteKey(better),
+		Fold: func(acc some[E], lo, hi int) some[E] {
+			m := acc.v
+			if !acc.ok {
+				m, lo = s[lo], lo+1
+			}
+			for _, e := range s[lo:hi] {
 				if better(m, e) {
 					m = e
 				}
 			}
-			return m
+			return some[E]{m, true}
 		},
-		combine: func(l, r E) E {
-			if better(l, r) {
+		Merge: func(l, r some[E]) some[E] {
+			if better(l.v, r.v) {
 				return r
 			}
 			return l
 		},
-	})
+	}).v
 }

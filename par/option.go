@@ -3,13 +3,10 @@ package par
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"runtime/pprof"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/weftgo/weft/internal/cover"
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
 )
 
@@ -46,6 +43,10 @@ func init() {
 			}
 		}
 		return false
+	}
+	engine.Configure = func(opts any) engine.Config {
+		c := configure(opts.([]Option))
+		return c.Config
 	}
 }
 
@@ -111,22 +112,21 @@ func labelled(ctx context.Context) context.Context {
 	return nil
 }
 
-// config is the resolved form of a call's options.
+// config is the resolved form of a call's options: the engine's, and what
+// only package par reads.
 type config struct {
-	pool   *Pool
-	grain  int
-	minLen int
-	labels context.Context // nil: none (see WithLabels)
+	engine.Config
+	pool *Pool
 	// lowestErr: MapErr and ForEachErr return the error of the lowest
 	// failing index (see LowestIndexError).
 	lowestErr bool
 	// covered, if not nil, tells how far the work done covers (see
-	// internal/cover); the bridge folds such a stretch as one step.
+	// internal/cover): package pipe's text sources give it.
 	covered cover.Func
-	// def is the default pool as the call first looked it up (see
-	// config.defaultPool), when it has no pool of its own.
-	def *sched.Pool
 }
+
+// run calls f with a seat of the call's pool.
+func (c *config) run(f func(w *sched.Worker)) { c.Config.Run(f) }
 
 // configure resolves a call's options. Every call runs it, whatever the
 // length of its input, so that a bad option panics the same way on an empty
@@ -139,19 +139,19 @@ func configure(opts []Option) config {
 			if o.pool.p.Closed() {
 				panic(closedError(fmt.Sprintf("OnPool in opts[%d]", i))) // whether or not the call would reach the pool
 			}
-			c.pool = o.pool
+			c.pool, c.Pool = o.pool, o.pool.p
 		case optGrain:
-			c.grain = o.n
+			c.Grain = o.n
 		case optMinLen:
-			c.minLen = o.n
+			c.MinLen = o.n
 		case optLabels:
-			c.labels = labelled(o.ctx)
+			c.Labels = labelled(o.ctx)
 		case optLowestErr:
 			c.lowestErr = true
 		case optCovered:
 			c.covered = *o.covered
 		case 0:
-			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", callName(), i))
+			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", engine.CallName(), i))
 		}
 	}
 	return c
@@ -159,67 +159,4 @@ func configure(opts []Option) config {
 
 // closedError is the panic value of a call directed at a closed pool: an
 // error that names the call, says why, and wraps ErrClosed.
-func closedError(why string) error {
-	return fmt.Errorf("%s: %s: %w", callName(), why, ErrClosed)
-}
-
-// callName names the exported function of par or of par/pipe that the
-// calling goroutine is in, as "par: Map" or "pipe: Collect", for the message
-// of a panic about a call's arguments: the outermost exported function among
-// the frames of the two packages above the caller of callName. Options are
-// checked in one place for every call, which so need not pass their names
-// down; the stack is only read when a call is about to panic.
-func callName() string {
-	pcs := make([]uintptr, 32)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
-	name := "par"
-	for {
-		f, more := frames.Next()
-		pkg, fn, ok := splitFuncName(f.Function)
-		if !ok {
-			break // out of the library: into the code that made the call
-		}
-		if exported(fn) {
-			name = pkg + ": " + fn
-		}
-		if !more {
-			break
-		}
-	}
-	return name
-}
-
-// splitFuncName splits a function name of the runtime, such as
-// "github.com/weftgo/weft/par.(*Worker).Join" or
-// "github.com/weftgo/weft/par/pipe.Pipe[...].Collect", into its package
-// ("par", "pipe") and the function, without type arguments, receiver
-// punctuation or closure suffixes ("Worker.Join", "Collect"); ok is false
-// for a function of another package.
-func splitFuncName(full string) (pkg, fn string, ok bool) {
-	rest, ok := strings.CutPrefix(full, "github.com/weftgo/weft/par.")
-	pkg = "par"
-	if !ok {
-		if rest, ok = strings.CutPrefix(full, "github.com/weftgo/weft/par/pipe."); !ok {
-			return "", "", false
-		}
-		pkg = "pipe"
-	}
-	rest = strings.ReplaceAll(rest, "[...]", "")
-	rest = strings.NewReplacer("(", "", ")", "", "*", "").Replace(rest)
-	parts := strings.Split(rest, ".")
-	fn = parts[0]
-	if len(parts) > 1 && exported(parts[0]) && exported(parts[1]) {
-		fn += "." + parts[1] // a method
-	}
-	if pkg == "pipe" {
-		fn = strings.TrimPrefix(fn, "Pipe.") // the messages of pipe name its methods alone
-	}
-	return pkg, fn, true
-}
-
-// exported reports whether a name (or its first element, for a method)
-// begins with an upper-case letter.
-func exported(name string) bool {
-	r, _ := utf8.DecodeRuneInString(name)
-	return unicode.IsUpper(r)
-}
+func closedError(why string) error { return engine.ClosedError(why) }

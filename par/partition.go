@@ -1,6 +1,9 @@
 package par
 
-import "github.com/weftgo/weft/internal/gather"
+import (
+	"github.com/weftgo/weft/internal/gather"
+	"github.com/weftgo/weft/split"
+)
 
 // Partition returns the elements of s for which pred is true in yes, and the
 // others in no, each in their order in s. pred runs concurrently with itself
@@ -18,12 +21,9 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 	if len(s) == 0 {
 		return S{}, S{}
 	}
-	var ty, tn gather.Tails[E]
-	p := runLocal(&c, len(s), &body[parts[E]]{
-		name: "par.Partition",
-		leaf: func(lo, hi int) parts[E] {
-			y, ylease := ty.Take(lo)
-			n, nlease := tn.Take(lo)
+	p := run(&c, len(s), split.Work[parts[E]]{Name: "par.Partition", Key: siteKey(pred),
+		Fold: func(acc parts[E], lo, hi int) parts[E] {
+			y, n := acc.yes.Last(), acc.no.Last()
 			for _, e := range s[lo:hi] {
 				if pred(e) {
 					y = append(y, e)
@@ -31,11 +31,11 @@ func Partition[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) (yes, no S
 					n = append(n, e)
 				}
 			}
-			ty.Leave(hi, y, ylease)
-			tn.Leave(hi, n, nlease)
-			return parts[E]{gather.One(y), gather.One(n)}
+			acc.yes.SetLast(y)
+			acc.no.SetLast(n)
+			return acc
 		},
-		combine: func(a, b parts[E]) parts[E] {
+		Merge: func(a, b parts[E]) parts[E] {
 			return parts[E]{gather.Join(a.yes, b.yes), gather.Join(a.no, b.no)}
 		},
 	})

@@ -1,6 +1,10 @@
 package par
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/weftgo/weft/split"
+)
 
 // A prefix scan (oneTBB's parallel_scan; Rayon has none) over blocks fixed by
 // the length alone, in one pass where it can and two where it must.
@@ -127,13 +131,13 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	}
 	// The range of both passes is one of blocks: grains given in elements
 	// become blocks, so that no piece cuts a block.
-	if c.grain > 0 {
-		c.grain = max(1, c.grain/bl)
+	if c.Grain > 0 {
+		c.Grain = max(1, c.Grain/bl)
 	}
-	c.minLen = max(1, c.minLen/bl)
+	c.MinLen = max(1, c.MinLen/bl)
 	f := &scanFront[E]{op: op, offsets: make([]E, blocks+1), totals: make([]E, blocks), folded: make([]bool, blocks)}
 	f.offsets[0] = identity
-	runLocal(&c, blocks, &body[struct{}]{name: name, each: func(lo, hi int) {
+	run(&c, blocks, split.Work[struct{}]{Name: name, Fold: func(_ struct{}, lo, hi int) struct{} {
 		for b := lo; b < hi; b++ {
 			blo, bhi := scanBlock(b, bl, n)
 			if off, ok := f.offset(b); ok {
@@ -142,6 +146,7 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 				f.fold(b, k.total(blo, bhi))
 			}
 		}
+		return struct{}{}
 	}})
 	// Every block is done, so the frontier is at the end; the pieces'
 	// writes happen before run returns.
@@ -154,11 +159,12 @@ func scanRun[E any](name string, n int, identity E, op func(E, E) E, k scanKerne
 	if len(late) == 0 {
 		return
 	}
-	runLocal(&c, len(late), &body[struct{}]{name: name, each: func(lo, hi int) {
+	run(&c, len(late), split.Work[struct{}]{Name: name, Fold: func(_ struct{}, lo, hi int) struct{} {
 		for _, b := range late[lo:hi] {
 			blo, bhi := scanBlock(b, bl, n)
 			k.scan(blo, bhi, f.offsets[b])
 		}
+		return struct{}{}
 	}})
 }
 

@@ -146,7 +146,7 @@ func ScopeErr(ctx context.Context, f func(ctx context.Context, g *Group, w *Work
 	}
 	var err error
 	c.run(func(w *sched.Worker) {
-		g := &Group{scopeTasks: scopeTasks{pool: w.Pool(), call: w.Call()}, parent: ctx, labels: c.labels}
+		g := &Group{scopeTasks: scopeTasks{pool: w.Pool(), call: w.Call()}, parent: ctx, labels: c.Labels}
 		if g.labels == nil {
 			g.labels = labelled(ctx) // the tasks carry the caller's profiler labels
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
 )
@@ -149,8 +150,11 @@ type seqSlot[E, V any] struct {
 	k    int
 	r    *seqRun[E, V]
 	in   []E
-	body body[V]
+	work split.Work[some[V]]
 	gen  uint64
+	// cancelled is set when the pass drops the batch's result: its pieces
+	// not yet started are skipped.
+	cancelled atomic.Bool
 	// done: no worker will touch the batch again, because the caller
 	// processed it, took it back to do so, or received its token.
 	done bool
@@ -186,8 +190,8 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 	if !s.ticket.CompareAndSwap(t.gen, 0) { // the caller took the batch back, or this job is stale
 		return
 	}
-	if o := s.body.obs; o != nil && o.labels != nil {
-		defer w.Label(w.Label(o.labels)) // the batch is the call's work
+	if l := s.r.c.Labels; l != nil {
+		defer w.Label(w.Label(l)) // the batch is the call's work
 	}
 	normal := false
 	defer func() {
@@ -208,7 +212,7 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 // process runs the batch on w's pool, cut by the pass's splitter.
 func (s *seqSlot[E, V]) process(w *sched.Worker) {
 	t0 := time.Now()
-	s.v = reduce(w, 0, len(s.in), s.r.splitter(w.Pool().Workers(), len(s.in)), false, &s.body)
+	s.v = engine.RunOn(w, &s.r.c.Config, len(s.in), s.work, s.r.splitter(w.Pool().Workers(), len(s.in))).v
 	s.dur = time.Since(t0)
 }
 
@@ -233,7 +237,7 @@ func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 			r.cancel() // a panic is already on its way; later ones are dropped
 		}
 	}()
-	if r.c.grain > 0 {
+	if r.c.Grain > 0 {
 		r.toPool(0)
 	} else {
 		r.toAlone()
@@ -304,14 +308,14 @@ func (r *seqRun[E, V]) toPool(perElem time.Duration) {
 		r.slots = make([]*seqSlot[E, V], seqSlotsPerWorker*workers+1)
 		r.alg.slots(len(r.slots))
 		var zero E
-		r.minSize = max(1, r.c.minLen)
+		r.minSize = max(1, r.c.MinLen)
 		r.capSize = seqBatchBytes / max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes)
 		r.maxSize = max(r.minSize, r.capSize)
 		switch {
 		case r.shape.fixed > 0:
 			r.size = r.shape.fixed
-		case r.c.grain > 0:
-			r.size = r.c.grain
+		case r.c.Grain > 0:
+			r.size = r.c.Grain
 		}
 	}
 	if r.costWork == 0 {
@@ -324,7 +328,7 @@ func (r *seqRun[E, V]) toPool(perElem time.Duration) {
 // resize sizes the next batches to take seqBatchTime at perElem nanoseconds
 // an element, or as large as they may be if perElem is unknown.
 func (r *seqRun[E, V]) resize(perElem float64) {
-	if r.shape.fixed > 0 || r.c.grain > 0 {
+	if r.shape.fixed > 0 || r.c.Grain > 0 {
 		return
 	}
 	n := r.maxSize
@@ -343,15 +347,20 @@ func (r *seqRun[E, V]) startFill() {
 	s := r.slots[i]
 	if s == nil {
 		s = &seqSlot[E, V]{k: i, r: r, token: make(chan struct{}, 1)}
-		s.body.leaf = func(lo, hi int) V { return r.alg.leaf(s.k, s.in, lo, hi) }
-		if r.shape.carries {
-			s.body.combine = r.alg.combine
-		}
-		// Batches of a fixed length are whole subtrees of the algebra's tree
-		// (SumSeq): a running leaf may give part of itself away only along it.
-		s.body.fixedTree = r.shape.fixed > 0
-		if r.c.labels != nil {
-			s.body.obs = &callObs{labels: r.c.labels}
+		s.work = split.Work[some[V]]{
+			Fold: func(acc some[V], lo, hi int) some[V] {
+				if !r.shape.carries {
+					r.alg.leaf(s.k, s.in, lo, hi)
+					return acc
+				}
+				return acc.then(r.alg.leaf(s.k, s.in, lo, hi), r.alg.combine)
+			},
+			Merge: func(a, b some[V]) some[V] { return a.then(b.v, r.alg.combine) },
+			// Batches of a fixed length are whole subtrees of the algebra's
+			// tree (SumSeq): a running leaf may give part of itself away only
+			// along it.
+			Tree:    r.shape.fixed > 0,
+			Settled: func(int) bool { return s.cancelled.Load() },
 		}
 		r.slots[i] = s
 	}
@@ -463,7 +472,7 @@ func (r *seqRun[E, V]) handOver() bool {
 		return false
 	}
 	r.costEmit = smooth(r.costEmit, float64(time.Since(t0))/float64(len(s.in)))
-	if r.c.grain == 0 {
+	if r.c.Grain == 0 {
 		r.resize(r.costWork + r.costFill + r.costEmit)
 		if r.costWork < (r.costFill+r.costEmit)/2 || seqFlip.Load() {
 			r.leave = true
@@ -545,8 +554,7 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 		s := r.slots[r.head]
 		r.head = (r.head + 1) % len(r.slots)
 		if !s.done {
-			s.body.failed.Store(true) // its result is dropped: nothing more is combined
-			s.body.stop.Store(true)   // leaves not yet started are skipped
+			s.cancelled.Store(true) // its result is dropped: pieces not yet started are skipped
 			if s.ticket.CompareAndSwap(s.gen, 0) {
 				continue // never started: dropped
 			}
@@ -563,18 +571,10 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 // splitter returns the splitter of a batch of n elements on a pool of the
 // given number of workers, which alone work on it while the caller pulls.
 func (r *seqRun[E, V]) splitter(workers, n int) split.Splitter {
-	return split.ForRange(workers, n, r.c.minLen, r.c.grain, split.Pace{}).AtLeast(r.shape.minPiece)
+	return split.ForRange(workers, n, r.c.MinLen, r.c.Grain, split.Pace{}).AtLeast(r.shape.minPiece)
 }
 
 // poolNow returns the pool to queue on: the call's, or the current default
 // pool, which may be a new one if GOMAXPROCS has changed. It panics with
 // an error that wraps ErrClosed if the call's pool is closed.
-func (c *config) poolNow() *sched.Pool {
-	if c.pool != nil {
-		if c.pool.p.Closed() {
-			panic(closedError("OnPool, closed during the pass"))
-		}
-		return c.pool.p
-	}
-	return sched.Default()
-}
+func (c *config) poolNow() *sched.Pool { return c.Current() }

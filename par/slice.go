@@ -1,6 +1,9 @@
 package par
 
-import "github.com/weftgo/weft/internal/gather"
+import (
+	"github.com/weftgo/weft/internal/gather"
+	"github.com/weftgo/weft/split"
+)
 
 // Map returns a new slice holding f(e) for every element e of s, in order. f
 // runs concurrently with itself on different elements, once per element, on
@@ -19,11 +22,11 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 	key := siteKey(f)
 	if one, ok := c.one(key, len(s)); ok {
 		mapInto(out, s, f)
-		one.end(len(s), monotonic)
+		one.End(len(s))
 		return out
 	}
-	runLocal(&c, len(s), &body[struct{}]{name: "par.Map", key: key,
-		each: func(lo, hi int) { mapInto(out[lo:hi], s[lo:hi], f) }})
+	run(&c, len(s), split.Work[struct{}]{Name: "par.Map", Key: key,
+		Fold: func(_ struct{}, lo, hi int) struct{} { mapInto(out[lo:hi], s[lo:hi], f); return struct{}{} }})
 	return out
 }
 
@@ -55,11 +58,11 @@ func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 	key := siteKey(f)
 	if one, ok := c.one(key, len(s)); ok {
 		eachOf(s, f)
-		one.end(len(s), monotonic)
+		one.End(len(s))
 		return
 	}
-	runLocal(&c, len(s), &body[struct{}]{name: "par.ForEach", key: key,
-		each: func(lo, hi int) { eachOf(s[lo:hi], f) }})
+	run(&c, len(s), split.Work[struct{}]{Name: "par.ForEach", Key: key,
+		Fold: func(_ struct{}, lo, hi int) struct{} { eachOf(s[lo:hi], f); return struct{}{} }})
 }
 
 // eachOf calls f for every element of s: ForEach's loop.
@@ -88,12 +91,13 @@ func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
 	key := siteKey(op) // the pace of op's calls: one site per op, not one for every Reduce
 	if one, ok := c.one(key, len(s)); ok {
 		r := reduceOf(s, identity, op)
-		one.end(len(s), monotonic)
+		one.End(len(s))
 		return r
 	}
-	return runLocal(&c, len(s), &body[E]{name: "par.Reduce", key: key,
-		leaf:    func(lo, hi int) E { return reduceOf(s[lo:hi], identity, op) },
-		combine: op})
+	return run(&c, len(s), split.Work[E]{Name: "par.Reduce", Key: key,
+		Init:  func() E { return identity },
+		Fold:  func(acc E, lo, hi int) E { return reduceOf(s[lo:hi], acc, op) },
+		Merge: op})
 }
 
 // reduceOf folds every element of s into acc with op: Reduce's loop.
@@ -134,12 +138,13 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	key := siteKey(f)
 	if one, ok := c.one(key, len(s)); ok {
 		r := mapReduce(s, f, identity, op)
-		one.end(len(s), monotonic)
+		one.End(len(s))
 		return r
 	}
-	return runLocal(&c, len(s), &body[R]{name: "par.MapReduce", key: key,
-		leaf:    func(lo, hi int) R { return mapReduce(s[lo:hi], f, identity, op) },
-		combine: op})
+	return run(&c, len(s), split.Work[R]{Name: "par.MapReduce", Key: key,
+		Init:  func() R { return identity },
+		Fold:  func(acc R, lo, hi int) R { return mapReduce(s[lo:hi], f, acc, op) },
+		Merge: op})
 }
 
 // mapReduce folds f of every element of s into acc with op: MapReduce's loop.
@@ -165,12 +170,12 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	key := siteKey(pred)
 	if one, ok := c.one(key, len(s)); ok {
 		k := countOf(s, pred)
-		one.end(len(s), monotonic)
+		one.End(len(s))
 		return k
 	}
-	return runLocal(&c, len(s), &body[int]{name: "par.Count", key: key,
-		leaf:    func(lo, hi int) int { return countOf(s[lo:hi], pred) },
-		combine: func(a, b int) int { return a + b }})
+	return run(&c, len(s), split.Work[int]{Name: "par.Count", Key: key,
+		Fold:  func(acc int, lo, hi int) int { return acc + countOf(s[lo:hi], pred) },
+		Merge: func(a, b int) int { return a + b }})
 }
 
 // countOf returns how many elements of s pred holds for: Count's loop.
@@ -200,21 +205,18 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool, opts ...Option) S {
 	if len(s) == 0 {
 		return S{}
 	}
-	var t gather.Tails[E]
-	l := runLocal(&c, len(s), &body[gather.Chunks[E]]{
-		name: "par.Filter",
-		key:  siteKey(keep),
-		leaf: func(lo, hi int) gather.Chunks[E] {
-			kept, lease := t.Take(lo)
+	l := run(&c, len(s), split.Work[gather.Chunks[E]]{Name: "par.Filter", Key: siteKey(keep),
+		Fold: func(acc gather.Chunks[E], lo, hi int) gather.Chunks[E] {
+			kept := acc.Last()
 			for _, e := range s[lo:hi] {
 				if keep(e) {
 					kept = append(kept, e)
 				}
 			}
-			t.Leave(hi, kept, lease)
-			return gather.One(kept)
+			acc.SetLast(kept)
+			return acc
 		},
-		combine: gather.Join[E],
+		Merge: gather.Join[E],
 	})
 	return S(l.Flatten())
 }

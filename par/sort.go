@@ -139,11 +139,11 @@ func b2i(b bool) int {
 // seq returns the length at or below which a sort, or a piece of one, runs
 // sequentially: def unless an option says otherwise.
 func (c *config) seq(def int) int {
-	if c.grain > 0 {
-		return c.grain
+	if c.Grain > 0 {
+		return c.Grain
 	}
-	if c.minLen > 0 {
-		return c.minLen
+	if c.MinLen > 0 {
+		return c.MinLen
 	}
 	return def
 }

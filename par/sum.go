@@ -49,16 +49,14 @@ func reduceBlocks[E Number](name string, op pairwise.Op, s []E, opts []Option) E
 	}
 	// Grains given in elements become blocks, so that no piece cuts a block
 	// of the canonical tree.
-	if c.grain > 0 {
-		c.grain = max(1, c.grain/split.Block)
+	if c.Grain > 0 {
+		c.Grain = max(1, c.Grain/split.Block)
 	}
-	c.minLen = max(1, c.minLen/split.Block)
+	c.MinLen = max(1, c.MinLen/split.Block)
 	var zero E
-	return runLocal(&c, n, &body[E]{
-		name:      name,
-		leaf:      func(lo, hi int) E { return pairwise.Slice(op, s, lo, hi) },
-		combine:   pairwise.Combiner[E](op),
-		fixedTree: true,
-		minSeq:    split.Blocks(split.StreamLen(int(unsafe.Sizeof(zero)))),
+	return run(&c, n, split.Work[E]{Name: name, Tree: true,
+		MinSeq: split.Blocks(split.StreamLen(int(unsafe.Sizeof(zero)))),
+		Fold:   func(_ E, lo, hi int) E { return pairwise.Slice(op, s, lo, hi) },
+		Merge:  pairwise.Combiner[E](op),
 	})
 }

@@ -253,6 +253,10 @@ func (p *Prefix) Pace() Pace { return Pace{N: p.end, D: p.el} }
 // next call's first chunk (Expect) shorter, never longer.
 func (p *Prefix) Measured(now time.Time) Pace { return Pace{N: p.end, D: now.Sub(p.start)} }
 
+// LastChunk returns the pace of the prefix's last chunk, once it has run,
+// at time now: what the step after it, on the same goroutine, is sized by.
+func (p *Prefix) LastChunk(now time.Time) Pace { return Pace{N: p.last, D: now.Sub(p.prev)} }
+
 // Pace is a measured rate: N elements took D. The zero Pace is unknown.
 type Pace struct {
 	N int

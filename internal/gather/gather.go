@@ -43,6 +43,64 @@ func (l *Chunks[E]) Push(e E) {
 	l.n++
 }
 
+// Last returns the last slice of l, for a run to append to; SetLast puts
+// it back.
+func (l *Chunks[E]) Last() []E {
+	if l.tail != nil {
+		return l.tail.items
+	}
+	return l.first
+}
+
+// SetLast replaces the last slice of l by items: what Last returned, with
+// elements appended.
+func (l *Chunks[E]) SetLast(items []E) {
+	if l.tail != nil {
+		l.n += len(items) - len(l.tail.items)
+		l.tail.items = items
+		return
+	}
+	l.n += len(items) - len(l.first)
+	l.first = items
+}
+
+// Room returns an empty slice for a run's next step to append to and then
+// Join as One: the rest of the last slice's array, adjoining it, if that
+// rest is not too small a part of the array, else a new array twice the
+// last slice's length (see Tails.Take, which sizes arrays the same way). A
+// step that appends to what it is handed grows the run as append grows a
+// slice, in a few arrays; one that returns an array of its own (a FlatMap
+// callback may) is handed arrays the size of what it made, never more.
+func (l *Chunks[E]) Room() []E {
+	last := l.Last()
+	if rest := last[len(last):]; cap(rest) > 0 && cap(rest) > (len(last)+cap(rest))/8 {
+		return rest
+	}
+	return make([]E, 0, max(minTail, 2*len(last)))
+}
+
+// Add appends items to l as Join(l, One(items)) does, for a slice that Room
+// handed out and a step appended to; an empty one that has an array of its
+// own becomes the last slice all the same, so that its room serves the next
+// step instead of a new array.
+func (l *Chunks[E]) Add(items []E) {
+	if len(items) > 0 || cap(items) == 0 {
+		*l = Join(*l, One(items))
+		return
+	}
+	last := l.Last()
+	if cap(last) > len(last) && &last[:len(last)+1][len(last)] == &items[:1][0] {
+		return // the rest of last's array, untouched
+	}
+	c := &chunk[E]{items: items}
+	if l.tail == nil {
+		l.head = c
+	} else {
+		l.tail.next = c
+	}
+	l.tail = c
+}
+
 // adjoins reports whether b begins where a ends, in a's array, so that a
 // extended by len(b) elements is a followed by b.
 func adjoins[E any](a, b []E) bool {

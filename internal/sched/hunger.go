@@ -79,3 +79,7 @@ type Pace struct {
 
 // Pace returns w's record of the last step of a running leaf. Owner only.
 func (w *Worker) Pace() *Pace { return &w.pace }
+
+// Index returns w's place in its pool's table: 0 to Workers()-1 for the
+// pool's own workers, and more for seats. Any goroutine.
+func (w *Worker) Index() int { return w.index }

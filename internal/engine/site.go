@@ -1,9 +1,9 @@
-package par
+package engine
 
 import (
+	"reflect"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/weftgo/weft/split"
 )
@@ -16,7 +16,7 @@ import (
 // first chunk (split.Prefix.Expect). Go has no cheap way to name the caller
 // (runtime.Callers costs more than the reads it would save), so a call is
 // known by the code of the user's function (Reduce's op, the only function
-// it takes): two loads, the same for every call made with the same function
+// it takes), the same for every call made with the same function
 // literal or named function. Calls from
 // different places with the same function share a record (so do pipelines
 // that end in the same terminal of par/pipe, whose closures are the
@@ -51,11 +51,11 @@ const (
 // writes them.
 var sites [siteSlots]atomic.Uint64
 
-// siteKey returns the key of a call's site: the code pointer of f, a
-// function value. A func value points to a closure record whose first word
-// is the code's address (reflect.Value.Pointer reads it the same way).
-func siteKey[F any](f F) uintptr {
-	return **(**uintptr)(unsafe.Pointer(&f))
+// SiteKey returns the key of a call's site: the code pointer of f, a
+// function value, as reflect.Value.Pointer gives it (the same for every
+// closure of one function literal).
+func SiteKey[F any](f F) uintptr {
+	return reflect.ValueOf(f).Pointer()
 }
 
 // site is the slot of a key and the tag that marks the key's record in it.

@@ -1,0 +1,368 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime/trace"
+	"time"
+
+	"github.com/weftgo/weft/internal/sched"
+	"github.com/weftgo/weft/split"
+)
+
+// Run folds [0, n) as work describes, on cfg's pool, and returns the
+// accumulator of the whole range: Init's (or the zero A) for n == 0. A
+// panic in work's functions reaches the caller with its original value
+// once every piece in progress has finished; pieces not yet started are
+// skipped. work is copied to the heap only if the call forks: a call that
+// ends on its caller allocates nothing for itself.
+func Run[A any](cfg *Config, n int, work split.Work[A]) A {
+	c := call[A]{w: work}
+	r, _ := start(cfg, n, &c)
+	if !r.live && work.Init != nil {
+		return work.Init()
+	}
+	return r.acc
+}
+
+// RunAll is Run for a Reuse call: it returns every accumulator made, in no
+// particular order (none for n == 0).
+func RunAll[A any](cfg *Config, n int, work split.Work[A]) []A {
+	c := call[A]{w: work}
+	r, h := start(cfg, n, &c)
+	if h == nil || h.spare == nil {
+		if r.live {
+			return []A{r.acc}
+		}
+		return nil
+	}
+	return h.spare.all(r)
+}
+
+// start runs the call: first alone on the timed prefix that split.Prefix
+// plans, then on the call's pool. With a fixed grain, or for a Tree call,
+// it goes to the pool at once when n exceeds the grain or MinSeq. It
+// returns the caller's run and the call's heap copy if it made one.
+func start[A any](cfg *Config, n int, c *call[A]) (run[A], *call[A]) {
+	var r run[A]
+	if n <= 0 {
+		return r, nil
+	}
+	tracing := trace.IsEnabled() // one atomic load when tracing is off
+	if cfg.Labels != nil {
+		c.obs = &callObs{labels: cfg.Labels}
+	}
+	if tracing {
+		name := c.w.Name
+		if name == "" {
+			name = "weft"
+		}
+		ctx, task := trace.NewTask(context.Background(), name)
+		defer task.End()
+		if c.obs == nil {
+			c.obs = &callObs{}
+		}
+		c.obs.trace = ctx
+	}
+	if cfg.Grain > 0 || c.w.Tree {
+		if n <= c.w.MinSeq || n <= cfg.Grain {
+			if c.w.Tree {
+				return run[A]{acc: c.node(nil, 0, n), live: true}, nil
+			}
+			c.fold(&r, nil, 0, n)
+			return r, nil
+		}
+		h := c.heap()
+		return parallel(cfg, 0, n, h, split.Pace{}, r), h
+	}
+	var pf split.Prefix
+	var hi int
+	r, hi, pf = prefix(cfg, n, c, monotonic)
+	if hi == n || c.done(hi) {
+		return r, nil
+	}
+	h := c.heap()
+	return parallel(cfg, hi, n, h, splitPace(pf.Pace(), pf.Expected()), r), h
+}
+
+// splitPace returns the pace by which the pool cuts the rest of a call whose
+// prefix handed it over: m, the pace the prefix measured, or e, the pace its
+// site recorded, if that is cheaper, and no pace at all (cut as the pool's
+// demand says) if m is of fewer than minSample elements with no record to
+// check it by. A prefix that the collector or the operating system
+// stopped measures elements dearer than they are, a blind one over its first
+// element alone, and the pool then cut its rest into pieces by that pace
+// (Map of x*2 over 1,000 ints while the collector runs: 7 to 9 fork halves
+// a call with the measured pace alone, go test ./par -run '^$' -bench
+// SmallMap, halves/op); pieces cut too long are halved while they run, as
+// soon as a participant is hungry (leaf).
+func splitPace(m, e split.Pace) split.Pace {
+	switch {
+	case e.D > 0 && int64(e.D)*int64(m.N) < int64(m.D)*int64(e.N):
+		return e
+	case e.D <= 0 && m.N < minSample:
+		return split.Pace{}
+	}
+	return m
+}
+
+// minSample is the fewest elements whose time splitPace trusts on its own,
+// and that a prefix handing its rest over teaches its site, unless they took
+// PrefixBudget or more: the time of a few cheap elements is the clock's and
+// the pool lookup's as much as theirs, and a pace far too dear sent the
+// next calls to the pool after their first element.
+const minSample = 16
+
+// clockBase is the origin of monotonic.
+var clockBase = time.Now()
+
+// monotonic is the engine's clock: time.Since reads the monotonic clock
+// alone, one read of the system's clock where time.Now costs two (go test
+// -bench Clock ./par).
+func monotonic() time.Time { return clockBase.Add(time.Since(clockBase)) }
+
+// timedOneIn: a call that its site's pace says ends within its first chunk
+// (split.Prefix.Expect) reads the clock in one call of this many, drawn at
+// random by drawTimed, and its site learns from those alone; the others run
+// untimed. The two clock reads alone take 70 ns (go test ./par -run '^$'
+// -bench Clock, impl=Since), 2% of a call of W2's body over 100 elements
+// (3.5 µs, W11 of go run ./bench). A site whose elements become dearer
+// learns it within a few calls, and each of those runs its one chunk alone,
+// as a timed call would (split.FirstLook's bound).
+const timedOneIn = 8
+
+// drawTimed is the draw of timedOneIn: random bits from a generator of the
+// calling thread (math/rand/v2's top-level functions share no state between
+// callers). Tests set it.
+var drawTimed = rand.Uint32
+
+// prefix folds [0, hi) alone into the caller's run, in the chunks that
+// split.Prefix plans, reading clock once a chunk and once at the end (or
+// not at all, for most calls planned as one chunk: timedOneIn), and returns
+// that run and the prefix's plan. hi is n when the whole range was done,
+// or the call was settled or stopped at hi. The first chunk is sized by the
+// pace that the call's site measured before (site.go), and the pace this
+// prefix measures is left there for the next call (unless it is of a few
+// elements timed in less than the budget: minSample). The prefix is warm
+// (split.Prefix.Warm) when a worker of the call's pool is spare as the call
+// begins (sched.Pool.Spare), and goes on alone past its end
+// (split.Prefix.Stay) while the pool has no processor to share its rest
+// with (alone). A chunk that ends where the work done has covered a
+// stretch takes it in (call.cover, split.Prefix.Cover).
+func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r run[A], hi int, pf split.Prefix) {
+	if n < 2*max(1, cfg.MinLen) {
+		c.fold(&r, nil, 0, n) // one chunk whatever the pace: nothing to time or learn
+		return r, n, pf
+	}
+	st := siteOf(c.siteKey())
+	expect, pf, short := plan(cfg, st, n)
+	if short {
+		// Known to be short: one chunk, timed only if drawn (One).
+		one := drawOne(st, clock)
+		c.fold(&r, nil, 0, n)
+		hi = c.cover(&r, nil, n, n)
+		one.end(hi, clock)
+		return r, hi, pf
+	}
+	var pool *sched.Pool
+	if expect.D == 0 {
+		// Before the clock starts: with no pace, the first chunk is one
+		// element, and the lookup of the default pool is not the body's time.
+		pool = cfg.Lookup()
+	}
+	pf.Begin(clock())
+	if pf.End() < n {
+		// A call that may outlast its first chunk counts among its pool's
+		// calls in progress (sched.Pool.Spare), and is warm if that pool
+		// has a spare searcher. With a pace, the lookup counts in the first
+		// chunk's time. A warm first chunk is planned to time an eighth of
+		// WarmLook, and the first elements of a range may be cheaper than
+		// the rest (W2's are): looked up before the clock started, such a
+		// chunk timed short of its eighth and took a second one before the
+		// hand-over (W2's body over 1,000 elements from one caller, W11 of
+		// go run ./bench: 1.40 of the loop's speed, then 1.25-1.34).
+		if pool == nil {
+			pool = cfg.Lookup()
+		}
+		pool.Arrive()
+		defer pool.Depart()
+		if pool.Spare() > 0 {
+			pf.Warm()
+		}
+	}
+	c.fold(&r, nil, 0, pf.End())
+	hi = c.cover(&r, nil, pf.End(), n)
+	pf.Cover(hi)
+	for {
+		if hi == n || c.done(hi) {
+			if st.slot != nil {
+				st.learn(pf.Measured(clock()), true)
+			}
+			return r, hi, pf
+		}
+		now := clock()
+		if !pf.Next(now) {
+			if !alone(pool, &pf) {
+				if m := pf.Measured(now); m.N >= minSample || m.D >= split.PrefixBudget {
+					st.learn(m, false)
+				}
+				lc := pf.LastChunk(now)
+				r.n, r.d, r.at = lc.N, lc.D, now
+				return r, hi, pf
+			}
+			pf.Stay(now)
+		}
+		lo := hi
+		c.fold(&r, nil, lo, pf.End())
+		hi = c.cover(&r, nil, pf.End(), n)
+		pf.Cover(hi)
+	}
+}
+
+// plan returns the pace of st and the prefix that this pace plans for a
+// call of n elements before the clock starts (split.Prefix.Expect), and
+// whether that prefix is the whole call; a call that st's settled record
+// says is short is told so at once (site.short), with no plan.
+func plan(cfg *Config, st site, n int) (expect split.Pace, pf split.Prefix, short bool) {
+	if st.short(n) {
+		return expect, pf, true
+	}
+	expect = st.pace()
+	pf = split.NewPrefix(n, cfg.MinLen, time.Time{})
+	pf.Expect(expect)
+	return expect, pf, pf.End() == n
+}
+
+// OneChunk is a call that runs on its caller as one chunk (One), timed if
+// its draw chose it: its site then learns the call's pace.
+type OneChunk struct {
+	st    site // the call's site if the call is timed, or the zero site
+	start time.Time
+}
+
+// drawOne draws whether a call of site st that its plan says is short times
+// itself: one call in timedOneIn does, from clock's reading now.
+func drawOne(st site, clock func() time.Time) OneChunk {
+	if drawTimed()%timedOneIn != 0 {
+		return OneChunk{}
+	}
+	return OneChunk{st: st, start: clock()}
+}
+
+// End tells the call's site, if the call is timed, that its n elements are
+// done.
+func (o *OneChunk) End(n int) { o.end(n, monotonic) }
+
+func (o *OneChunk) end(hi int, clock func() time.Time) {
+	if o.st.slot != nil {
+		o.st.learn(split.Pace{N: hi, D: clock().Sub(o.start)}, true)
+	}
+}
+
+// One reports whether a call of n elements, whose site is key, runs on the
+// caller as one chunk with nothing to observe, as Run would run it, and
+// returns that chunk, timed or not as Run would draw it. It decides before
+// the call builds its work, so that a function whose fold wraps the user's
+// function in a closure (par's For, Map, ForEach, MapReduce, Reduce,
+// Count) runs its loop without making one: the closure, which a fork's heap
+// copy of the call keeps, costs an allocation, and a timed call that built
+// it paid twice what timing costs (MapReduce of W2's body over 100
+// elements, BenchmarkSmallCallW2 with timedOneIn = 1: 6% behind its floor,
+// and 3% without the closure; untimed, 1%).
+func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
+	if cfg.Labels != nil || trace.IsEnabled() {
+		return OneChunk{}, false
+	}
+	if cfg.Grain > 0 {
+		return OneChunk{}, n <= cfg.Grain
+	}
+	if n < 2*max(1, cfg.MinLen) {
+		return OneChunk{}, true
+	}
+	st := siteOf(key)
+	if _, _, short := plan(cfg, st, n); !short {
+		return OneChunk{}, false
+	}
+	return drawOne(st, monotonic), true
+}
+
+// alone reports whether a prefix that Next ended goes on alone rather than
+// hand its rest to pool (nil: not looked up, a call planned as one chunk):
+// while more calls are in progress than processors, a fork only adds to what
+// waits for one (sched.Pool.Oversubscribed), and so it does while goroutines
+// outside the pool's calls wait for the processors (sched.Pool.Contended)
+// unless the rest takes contendedRest or more; while as many calls as
+// processors, a rest of PrefixBudget or less gains less from a processor
+// that a call might free than its fork costs (split.Prefix.ShortRest).
+func alone(pool *sched.Pool, pf *split.Prefix) bool {
+	return pool != nil && (pool.Oversubscribed() ||
+		pool.Contended() && !pf.RestAtLeast(contendedRest) ||
+		pool.Full() && pf.ShortRest())
+}
+
+// contendedRest is the least rest that a call hands over while its pool is
+// contended. The worker woken for it waits behind the goroutines that hold
+// the processors, and the fork gains only where those goroutines leave a
+// processor free before the rest is done, at the end of a burst of calls.
+// 4 goroutines calling W2's body in turn on 2 processors (W11 of go run
+// ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
+// loop's speed handing rests over and at 0.98 alone; calls of 10,000
+// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
+const contendedRest = 2 * split.LongCall
+
+// siteKey returns the key of the call's site (see site.go), or 0 for a call
+// whose covered stretches make a pace per element meaningless.
+func (c *call[A]) siteKey() uintptr {
+	if c.w.Covered != nil {
+		return 0
+	}
+	switch {
+	case c.w.Key != 0:
+		return c.w.Key
+	case c.w.Leaf != nil:
+		return SiteKey(c.w.Leaf)
+	}
+	return SiteKey(c.w.Fold)
+}
+
+// parallel folds [lo, hi) into r on the call's pool, cut as split.ForRange
+// says for a range that the pool's workers and the caller work on, with
+// leaves bounded by the prefix's pace (the zero Pace: none), and returns
+// the caller's run.
+func parallel[A any](cfg *Config, lo, hi int, c *call[A], pace split.Pace, r run[A]) run[A] {
+	cfg.Run(func(w *sched.Worker) {
+		workers := w.Pool().Workers()
+		if c.w.Reuse {
+			c.spare = newSpares[A](workers)
+		}
+		sp := split.ForRange(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace)
+		if c.w.Tree {
+			r = run[A]{acc: c.tree(w, lo, hi, sp, false), live: true}
+			return
+		}
+		r = c.reduce(w, lo, hi, sp, false, r)
+	})
+	return r
+}
+
+// RunOn folds [0, n) as work describes on w, a participant of cfg's pool
+// that already holds a worker (a pool worker running a batch of a
+// sequence), cut as sp says, and returns the accumulator of the range, or
+// Init's (or the zero A) if nothing was folded.
+func RunOn[A any](w *sched.Worker, cfg *Config, n int, work split.Work[A], sp split.Splitter) A {
+	c := &call[A]{w: work}
+	if cfg.Labels != nil {
+		c.obs = &callObs{labels: cfg.Labels}
+	}
+	if work.Reuse {
+		c.spare = newSpares[A](w.Pool().Workers())
+	}
+	if work.Tree {
+		return c.tree(w, 0, n, sp, false)
+	}
+	r := c.reduce(w, 0, n, sp, false, run[A]{})
+	if !r.live && work.Init != nil {
+		return work.Init()
+	}
+	return r.acc
+}

@@ -1,0 +1,49 @@
+package par
+
+import (
+	"github.com/weftgo/weft/internal/engine"
+	"github.com/weftgo/weft/split"
+)
+
+// Every function of par over a range describes its work to the engine
+// (package internal/engine) as a split.Work: how a run of adjacent
+// positions folds into an accumulator and how two runs merge. The engine
+// cuts, steps and schedules; par keeps to the algebra.
+
+// run folds [0, n) as w describes, on the call's pool (engine.Run), with
+// the stretches that the call's options say are covered (a text source of
+// package pipe).
+func run[A any](c *config, n int, w split.Work[A]) A {
+	if c.covered != nil {
+		w.Covered = c.covered
+	}
+	return engine.Run(&c.Config, n, w)
+}
+
+// runAll is run for a Reuse work: every accumulator made, in no order.
+func runAll[A any](c *config, n int, w split.Work[A]) []A {
+	if c.covered != nil {
+		w.Covered = c.covered
+	}
+	return engine.RunAll(&c.Config, n, w)
+}
+
+// one reports whether a call of n elements whose site is key runs on its
+// caller as one chunk (engine.One), and returns that chunk: a function
+// whose fold wraps the user's function in a closure then runs its loop
+// without making one.
+func (c *config) one(key uintptr, n int) (engine.OneChunk, bool) {
+	if c.covered != nil {
+		return engine.OneChunk{}, false
+	}
+	return engine.One(&c.Config, key, n)
+}
+
+// siteKey returns the key of the site of calls made with f (engine.SiteKey).
+func siteKey[F any](f F) uintptr { return engine.SiteKey(f) }
+
+// each adapts a loop over a piece to the Fold of a work that carries
+// nothing.
+func each(f func(lo, hi int)) func(struct{}, int, int) struct{} {
+	return func(_ struct{}, lo, hi int) struct{} { f(lo, hi); return struct{}{} }
+}
