@@ -289,8 +289,8 @@ func runErr(parent context.Context, c *config, n int, loop func(x *errCall, lo, 
 
 // halt stops the call: no element starts from now on. Any goroutine.
 func (x *errCall) halt() {
-	x.limit.Store(-1)    // seen by every element loop
-	x.stop.Store(true)   // and every piece not yet started
+	x.limit.Store(-1)  // seen by every element loop
+	x.stop.Store(true) // and every piece not yet started
 }
 
 // ended reports whether the call has stopped, halting it if ctx' has ended
