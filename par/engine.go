@@ -28,15 +28,22 @@ func runAll[A any](c *config, n int, w split.Work[A]) []A {
 	return engine.RunAll(&c.Config, n, w)
 }
 
-// one reports whether a call of n elements whose site is key runs on its
-// caller as one chunk (engine.One), and returns that chunk: a function
-// whose fold wraps the user's function in a closure then runs its loop
-// without making one.
-func (c *config) one(key uintptr, n int) (engine.OneChunk, bool) {
+// oneChunk reports whether a call of n elements with f, whose site is key (0:
+// f's code), runs on its caller as one chunk (engine.One), and returns that
+// chunk and the key: a function whose fold wraps the user's function in a
+// closure then runs its loop without making one.
+func oneChunk[F any](c *config, f F, key uintptr, n int) (engine.OneChunk, uintptr, bool) {
 	if c.covered != nil {
-		return engine.OneChunk{}, false
+		return engine.OneChunk{}, key, false
 	}
-	return engine.One(&c.Config, key, n)
+	if decided, one := engine.Settled(&c.Config, n); decided {
+		return engine.OneChunk{}, key, one
+	}
+	if key == 0 {
+		key = siteKey(f)
+	}
+	one, ok := engine.One(&c.Config, key, n)
+	return one, key, ok
 }
 
 // siteKey returns the key of the site of calls made with f (engine.SiteKey).

@@ -25,8 +25,8 @@ func For(n int, f func(i int), opts ...Option) {
 	if n == 0 {
 		return
 	}
-	key := siteKey(f)
-	if one, ok := c.one(key, n); ok {
+	one, key, ok := oneChunk(&c, f, 0, n)
+	if ok {
 		forIndices(0, n, f)
 		one.End(n)
 		return
@@ -66,15 +66,22 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 	if n == 0 {
 		return
 	}
-	if key == 0 {
-		key = siteKey(f)
-	}
-	if one, ok := c.one(key, n); ok {
+	one, key, ok := oneChunk(&c, f, key, n)
+	if ok {
 		f(0, n)
 		one.End(n)
 		return
 	}
-	run(&c, n, split.Work[struct{}]{Name: name, Key: key, Fold: each(f)})
+	forPieces(&c, name, key, n, f)
+}
+
+// forPieces is forRange's call of the engine, kept out of line: its work
+// description, in forRange's frame, slowed a call over one element by a
+// third (go test ./par -run '^$' -bench 'SmallCall$/n=1/').
+//
+//go:noinline
+func forPieces(c *config, name string, key uintptr, n int, f func(lo, hi int)) {
+	run(c, n, split.Work[struct{}]{Name: name, Key: key, Fold: each(f)})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the

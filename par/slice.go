@@ -19,8 +19,8 @@ func Map[S ~[]E, E, R any](s S, f func(E) R, opts ...Option) []R {
 	if len(s) == 0 {
 		return out
 	}
-	key := siteKey(f)
-	if one, ok := c.one(key, len(s)); ok {
+	one, key, ok := oneChunk(&c, f, 0, len(s))
+	if ok {
 		mapInto(out, s, f)
 		one.End(len(s))
 		return out
@@ -55,8 +55,8 @@ func ForEach[S ~[]E, E any](s S, f func(E), opts ...Option) {
 	if len(s) == 0 {
 		return
 	}
-	key := siteKey(f)
-	if one, ok := c.one(key, len(s)); ok {
+	one, key, ok := oneChunk(&c, f, 0, len(s))
+	if ok {
 		eachOf(s, f)
 		one.End(len(s))
 		return
@@ -88,8 +88,8 @@ func Reduce[S ~[]E, E any](s S, identity E, op func(E, E) E, opts ...Option) E {
 	if len(s) == 0 {
 		return identity
 	}
-	key := siteKey(op) // the pace of op's calls: one site per op, not one for every Reduce
-	if one, ok := c.one(key, len(s)); ok {
+	one, key, ok := oneChunk(&c, op, 0, len(s)) // the pace of op's calls: one site per op, not one for every Reduce
+	if ok {
 		r := reduceOf(s, identity, op)
 		one.End(len(s))
 		return r
@@ -135,8 +135,8 @@ func MapReduce[S ~[]E, E, R any](s S, f func(E) R, identity R, op func(R, R) R, 
 	if len(s) == 0 {
 		return identity
 	}
-	key := siteKey(f)
-	if one, ok := c.one(key, len(s)); ok {
+	one, key, ok := oneChunk(&c, f, 0, len(s))
+	if ok {
 		r := mapReduce(s, f, identity, op)
 		one.End(len(s))
 		return r
@@ -167,8 +167,8 @@ func Count[S ~[]E, E any](s S, pred func(E) bool, opts ...Option) int {
 	if len(s) == 0 {
 		return 0
 	}
-	key := siteKey(pred)
-	if one, ok := c.one(key, len(s)); ok {
+	one, key, ok := oneChunk(&c, pred, 0, len(s))
+	if ok {
 		k := countOf(s, pred)
 		one.End(len(s))
 		return k

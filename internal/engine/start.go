@@ -259,26 +259,33 @@ func (o *OneChunk) end(hi int, clock func() time.Time) {
 	}
 }
 
-// One reports whether a call of n elements, whose site is key, runs on the
-// caller as one chunk with nothing to observe, as Run would run it, and
-// returns that chunk, timed or not as Run would draw it. It decides before
-// the call builds its work, so that a function whose fold wraps the user's
-// function in a closure (par's For, Map, ForEach, MapReduce, Reduce,
-// Count) runs its loop without making one: the closure, which a fork's heap
-// copy of the call keeps, costs an allocation, and a timed call that built
-// it paid twice what timing costs (MapReduce of W2's body over 100
-// elements, BenchmarkSmallCallW2 with timedOneIn = 1: 6% behind its floor,
-// and 3% without the closure; untimed, 1%).
+// Settled reports whether a call of n elements is decided without its
+// site (decided), and if so whether it runs on the caller as one chunk
+// untimed (one): a call observed by labels or a trace never is, one with a
+// grain is if n is no longer, and one too short to cut always is. The
+// site's key, a call through reflect (some 4 ns), is then never read.
+func Settled(cfg *Config, n int) (decided, one bool) {
+	switch {
+	case cfg.Labels != nil || trace.IsEnabled():
+		return true, false
+	case cfg.Grain > 0:
+		return true, n <= cfg.Grain
+	}
+	return n < 2*max(1, cfg.MinLen), true
+}
+
+// One reports whether a call of n elements whose site is key, and that
+// Settled left undecided, runs on the caller as one chunk with nothing to
+// observe, as Run would run it, and returns that chunk, timed or not as Run
+// would draw it. It decides before the call builds its work, so that a
+// function whose fold wraps the user's function in a closure (par's For,
+// Map, ForEach, MapReduce, Reduce, Count) runs its loop without making one:
+// the closure, which a fork's heap copy of the call keeps, costs an
+// allocation, and a timed call that built it paid twice what timing costs
+// (MapReduce of W2's body over 100 elements, BenchmarkSmallCallW2 with
+// timedOneIn = 1: 6% behind its floor, and 3% without the closure;
+// untimed, 1%).
 func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
-	if cfg.Labels != nil || trace.IsEnabled() {
-		return OneChunk{}, false
-	}
-	if cfg.Grain > 0 {
-		return OneChunk{}, n <= cfg.Grain
-	}
-	if n < 2*max(1, cfg.MinLen) {
-		return OneChunk{}, true
-	}
 	st := siteOf(key)
 	if _, _, short := plan(cfg, st, n); !short {
 		return OneChunk{}, false
