@@ -72,16 +72,7 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 		one.End(n)
 		return
 	}
-	forPieces(&c, name, key, n, f)
-}
-
-// forPieces is forRange's call of the engine, kept out of line: its work
-// description, in forRange's frame, slowed a call over one element by a
-// third (go test ./par -run '^$' -bench 'SmallCall$/n=1/').
-//
-//go:noinline
-func forPieces(c *config, name string, key uintptr, n int, f func(lo, hi int)) {
-	run(c, n, split.Work[struct{}]{Name: name, Key: key, Fold: each(f)})
+	run(&c, n, split.Work[struct{}]{Name: name, Key: key, Fold: each(f)})
 }
 
 // ReduceRange folds [0, n) in pieces, in parallel: leaf(lo, hi) computes the
