@@ -59,7 +59,7 @@ func findFirst(name string, n int, match func(i int) bool, opts []Option) int {
 
 // search returns the least i in [0, n) with match(i), or the greatest if
 // last, or -1. A find-last cuts the mirrored range, position j standing for
-// n-1-j, so that the timed prefix and the left-first order of the bridge
+// n-1-j, so that the timed prefix and the left-first order of the engine
 // start from the end, and the settling of the pieces (body.settled) skips
 // those before a match.
 func search(name string, n int, match func(i int) bool, last bool, opts []Option) int {

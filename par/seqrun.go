@@ -16,7 +16,7 @@ import (
 // length is unknown and only the calling goroutine may pull it. So the caller
 // pulls, and the work is cut in time instead: the caller fills a batch, queues
 // it on the pool, and goes on pulling while workers process it, each batch
-// being a range that the bridge (reduce) may cut further for idle workers. At
+// being a range that the engine may cut further for idle workers. At
 // most a fixed number of batches are held at once (seqSlotsPerWorker per
 // worker), and results are handed over in order, each batch as soon as it and
 // those before it are done.
@@ -70,8 +70,8 @@ const (
 var seqFlip atomic.Bool
 
 // seqAlgebra is what one of the ...Seq functions does with a batch: the
-// algebra, kept apart from the batching as body is kept apart from the
-// bridge. V is the value of a batch (or of a piece of one), and k the index of
+// algebra, kept apart from the batching as a split.Work is kept apart from
+// the engine. V is the value of a batch (or of a piece of one), and k the index of
 // the slot that holds it, for outputs kept per element. What it does with an
 // element when the engine works alone is in the function given to run.
 type seqAlgebra[E, V any] interface {

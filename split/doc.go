@@ -1,8 +1,8 @@
 // Package split decides how a parallel call cuts its range into pieces and
 // how long each piece runs before it looks up. It knows nothing of the
-// scheduler: package par's bridge drives a call and asks split at each turn,
+// scheduler: the engine (internal/engine) drives a call and asks split at each turn,
 // passing what it measured (elements done and the time they took, read from
-// a clock the bridge owns, so that tests drive the same rules on a fake one).
+// a clock the engine owns, so that tests drive the same rules on a fake one).
 //
 // A call over a range of n elements goes through three stages.
 //

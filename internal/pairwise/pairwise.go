@@ -8,7 +8,7 @@
 // It is a package of its own, below par and par/pipe, because pipe reaches
 // par only through par's public API, and these kernels are nothing a user
 // should see: an exported helper in par would be API. How a block range is
-// cut and run in parallel stays with each caller (par's bridge, pipe's
+// cut and run in parallel stays with each caller (the engine, pipe's
 // par.Join2 tree); both cut where split.Cut says, so every piece is a node of
 // the canonical tree and the schedule never changes a bit.
 //

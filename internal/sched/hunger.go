@@ -1,7 +1,5 @@
 package sched
 
-import "time"
-
 // Hunger: how a leaf that is already running learns that another participant
 // has nothing to do, so that it can give away part of what it has left (lazy
 // binary splitting: Tzannes, Caragea, Barua and Vishkin, "Lazy binary-splitting:
@@ -60,25 +58,6 @@ func (w *Worker) wakeCaller() {
 // larger one (Tzannes et al. split a running loop only when the worker's own
 // deque is empty). Owner only.
 func (w *Worker) Len() int { return w.dq.Len() }
-
-// Pace is what the last step of a running leaf (package par's bridge) on a
-// worker measured: N elements of the range of call Call, ending at End, took
-// D and ended at At; Body tells apart two ranges of one call (an address,
-// never followed, so that it keeps nothing alive). A leaf of the same call and
-// range that begins on the same worker at End, as the right half of a fork
-// does once the left half has run there, sizes its first step by this pace
-// instead of running a blind one, and times it from At. The scheduler only
-// keeps it: Go has no goroutine-local storage.
-type Pace struct {
-	Call   uint64
-	Body   uintptr
-	End, N int
-	D      time.Duration
-	At     time.Time
-}
-
-// Pace returns w's record of the last step of a running leaf. Owner only.
-func (w *Worker) Pace() *Pace { return &w.pace }
 
 // Index returns w's place in its pool's table: 0 to Workers()-1 for the
 // pool's own workers, and more for seats. Any goroutine.

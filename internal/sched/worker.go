@@ -63,7 +63,6 @@ type Worker struct {
 	// stalls counts the yields in a row that other goroutines held up (see
 	// contend.go).
 	stalls int
-	pace   Pace // see Pace
 	fk     forks
 	// notBefore is when the recursion running here may next be asked for
 	// work (p.now() ns; 0: none runs). Written by the owner, read by askers.
