@@ -1,0 +1,179 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// Sim is one simulated machine: P processors, a pool of P-1 workers and
+// the seats of its callers, on a virtual clock.
+type Sim struct {
+	clock
+	m     Machine
+	procs int
+	parts []*part // the pool's workers first, then the seats
+	// workers is the pool's worker count.
+	workers int
+
+	searching, parked, waiting int // the pool's counts (sched.Pool.idle, waiting)
+	calls, early               int // calls with a seat, and callers in a prefix
+	wakeCursor                 int
+
+	pushes, steals, wakes int
+
+	sites  map[string]*site
+	draw   *rand.Rand
+	nextID int
+	check  bool // record every folded span (tests)
+}
+
+// Config is what a simulation runs on.
+type Config struct {
+	Machine Machine
+	// P is the processors: the pool has P-1 workers and the caller works on
+	// its own call.
+	P int
+	// Seed makes the random draws (victims, which short call times itself)
+	// of a run; the same seed gives the same run.
+	Seed uint64
+	// MinLen is the calls' minimum length (WithMinLen), 0 for none.
+	MinLen int
+	// Check records every folded span, for tests.
+	Check bool
+}
+
+// newSim makes the machine with P-1 workers, parked, and seats more
+// processes, whose bodies the scenario gives.
+func newSim(cfg Config, seats int) *Sim {
+	p := max(cfg.P, 1)
+	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
+		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check}
+	for i := range p - 1 + seats {
+		w := &part{s: s, id: i, pool: i < p-1, first: -1,
+			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}
+		s.parts = append(s.parts, w)
+	}
+	return s
+}
+
+// startWorkers starts the pool's workers parked, as after an idle spell.
+func (s *Sim) startWorkers() []*proc {
+	var ps []*proc
+	for _, w := range s.parts[:s.workers] {
+		w.p = s.start(0, func() {
+			w.parked = true
+			s.parked++
+			w.p.unschedule()
+			w.p.block()
+			if w.reason == wakeWork {
+				j, _ := w.findWork(true)
+				w.execute(j)
+			}
+			w.loop()
+		})
+		ps = append(ps, w.p)
+	}
+	return ps
+}
+
+// siteOf returns the record of a load's body.
+func (s *Sim) siteOf(l Load) *site {
+	st := s.sites[l.Name]
+	if st == nil {
+		st = &site{}
+		s.sites[l.Name] = st
+	}
+	return st
+}
+
+func (s *Sim) newCall(l Load, minLen int) *call {
+	s.nextID++
+	return &call{s: s, id: s.nextID, load: l, minLen: minLen, site: s.siteOf(l)}
+}
+
+// Result is what one simulated call did.
+type Result struct {
+	P int
+	// T is the call's time; T1 the time of its elements one after another
+	// (the loop's), and Tinf its span: the dearest element and a fork per
+	// level of halving.
+	T, T1, Tinf time.Duration
+	// Forks are the cuts pushed, Steals the jobs thieves took, Wakes the
+	// unparks of workers and seats.
+	Forks, Steals, Wakes int
+	// Runs are the steps folded, over every participant.
+	Runs int
+	// Ramp is the time from the call's start until the last participant
+	// first worked on it; Worked how many did (all P, or Ramp is of those).
+	Ramp   time.Duration
+	Worked int
+	// Folded is the elements folded; Spans what (with Config.Check).
+	Folded int
+	Spans  [][2]int
+	// Busy is the participants' time in work and overheads, summed.
+	Busy time.Duration
+}
+
+// Bound returns T1/P + Tinf.
+func (r Result) Bound() time.Duration { return r.T1/time.Duration(r.P) + r.Tinf }
+
+// Efficiency returns (T1/P)/T: 1 is a perfect speedup.
+func (r Result) Efficiency() float64 { return float64(r.T1) / float64(r.P) / float64(r.T) }
+
+// Speedup returns T1/T.
+func (r Result) Speedup() float64 { return float64(r.T1) / float64(r.T) }
+
+func span(l Load, m Machine) time.Duration {
+	return time.Duration(l.Max()+math.Ceil(math.Log2(float64(max(l.N, 2))))*float64(m.Fork)) + m.Fork
+}
+
+// Call simulates one call over l on a pool whose workers are parked, as
+// after an idle spell, from a caller whose site has no record: the first
+// call of a program.
+func Call(cfg Config, l Load) Result {
+	return Calls(cfg, l, 1)[0]
+}
+
+// Calls simulates k calls over l back to back from one caller, the first
+// on a parked pool, and returns each call's result: the later ones find
+// the site's record and, within the linger, a searching worker (W11).
+func Calls(cfg Config, l Load, k int) []Result {
+	s := newSim(cfg, 1)
+	ps := s.startWorkers()
+	caller := s.parts[s.workers]
+	out := make([]Result, 0, k)
+	caller.p = s.start(0, func() {
+		for range k {
+			out = append(out, s.measure(caller, l, cfg.MinLen))
+		}
+		s.done = true
+	})
+	s.run(append(ps, caller.p))
+	return out
+}
+
+// measure runs one call of l on w and returns its result.
+func (s *Sim) measure(w *part, l Load, minLen int) Result {
+	for _, x := range s.parts {
+		x.first, x.steals, x.wakes, x.runs, x.busy = -1, 0, 0, 0, 0
+	}
+	pushes, steals, wakes := s.pushes, s.steals, s.wakes
+	c := s.newCall(l, minLen)
+	c.run(w)
+	r := Result{P: s.procs, T: time.Duration(c.end - c.start), T1: time.Duration(l.T1()), Tinf: span(l, s.m),
+		Forks: s.pushes - pushes, Steals: s.steals - steals, Wakes: s.wakes - wakes,
+		Folded: c.folded, Spans: c.spans}
+	for _, x := range s.parts {
+		r.Runs += x.runs
+		r.Busy += time.Duration(x.busy)
+		if x.first >= 0 {
+			r.Worked++
+			r.Ramp = max(r.Ramp, time.Duration(x.first-c.start))
+		}
+	}
+	return r
+}
+
+// Dur is time.Duration, for the tests' arithmetic.
+type Dur = time.Duration
