@@ -10,6 +10,7 @@
 //	go run ./bench -json=out.json -html out.html
 //	go run ./bench -soak 10m        # checked mixed calls from 24 goroutines for 10 minutes
 //	go run ./bench -fair            # small calls' latency on an idle pool and beside a large call
+//	go run ./bench -sim             # weft's planner simulated on 2 to 64 participants
 //
 // Progress goes to standard error, as a line rewritten in place on a
 // terminal and as a line every 5 seconds otherwise; the report goes to
@@ -54,6 +55,7 @@ type flags struct {
 	list        bool
 	soak        time.Duration
 	fair        bool
+	sim         bool
 }
 
 func parseFlags(args []string) (*flags, error) {
@@ -78,6 +80,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.list, "list", false, "list the workloads and competitors and exit")
 	fs.DurationVar(&f.soak, "soak", 0, "instead of the suite, run mixed checked calls from many goroutines for this long and report throughput, memory and goroutines over time (see soak.go)")
 	fs.BoolVar(&f.fair, "fair", false, "instead of the suite, time small calls on an idle pool and beside a large call (see fair.go)")
+	fs.BoolVar(&f.sim, "sim", false, "instead of the suite, measure this machine's fork, steal and wake-up and simulate weft's planner on 2 to 64 participants (see sim.go)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageHead)
 		fs.PrintDefaults()
@@ -242,6 +245,9 @@ func run(f *flags) (int, error) {
 	}
 	if f.fair {
 		return runFairCmd(f)
+	}
+	if f.sim {
+		return runSimCmd(f)
 	}
 	ws, calls, err := selectWorkloads(f.workloads)
 	if err != nil {

@@ -251,8 +251,22 @@ func (w *part) unpark(reason int) bool {
 	w.reason = reason
 	w.wakes++
 	s.wakes++
-	w.p.schedule(s.now + int64(s.m.Wake))
+	w.p.schedule(s.now + s.wakeLatency(reason))
 	return true
+}
+
+// wakeLatency is how long an unparked participant takes to run. A wake-up
+// for work (wakeWork, wakeLook) comes from a goroutine that goes on working,
+// which moves the woken one to the run queue (sched's nudge) for an idle
+// processor that the operating system must wake: Wake. A latch (wakeLatch)
+// is set by a thief that has finished the job and goes on to search: the
+// woken owner waits in that thief's processor's next slot and runs there
+// at the thief's next yield, within yieldRounds rounds.
+func (s *Sim) wakeLatency(reason int) int64 {
+	if reason == wakeLatch {
+		return yieldRounds*s.round() + int64(s.m.Yield)
+	}
+	return int64(s.m.Wake)
 }
 
 // notify wakes one parked pool worker if some are parked and none searches.

@@ -177,3 +177,32 @@ func (s *Sim) measure(w *part, l Load, minLen int) Result {
 
 // Dur is time.Duration, for the tests' arithmetic.
 type Dur = time.Duration
+
+// Beside simulates k calls over small back to back from a second caller,
+// beginning at delay, while a first caller's call over large runs on the
+// same pool, and returns the small calls' results. The second caller is
+// given a processor of its own: the simulated machine does not multiplex
+// goroutines over processors as the Go scheduler does, but counts both
+// calls against the P processors, as the pool does (sched.Pool.Full).
+func Beside(cfg Config, large, small Load, delay time.Duration, k int) []Result {
+	s := newSim(cfg, 2)
+	ps := s.startWorkers()
+	big, other := s.parts[s.workers], s.parts[s.workers+1]
+	out := make([]Result, 0, k)
+	bigDone := false
+	big.p = s.start(0, func() {
+		s.measure(big, large, cfg.MinLen)
+		bigDone = true
+	})
+	other.p = s.start(int64(delay), func() {
+		for range k {
+			out = append(out, s.measure(other, small, cfg.MinLen))
+		}
+		for !bigDone {
+			other.advance(int64(time.Millisecond))
+		}
+		s.done = true
+	})
+	s.run(append(ps, big.p, other.p))
+	return out
+}

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftgo/weft/internal/sim"
+	"github.com/weftgo/weft/par"
+)
+
+// go run ./bench -sim: weft's planner on 2 to 64 simulated participants
+// (internal/sim), on this machine's measured costs and on bare metal's.
+// bench imports the simulator, an internal package of the library, since
+// it is the library's own model; everything else here uses the public API.
+
+// simPs are the participants of the table.
+var simPs = []int{2, 4, 8, 16, 32, 64}
+
+// simSeed is the seed of every simulated run: the table is a function of
+// the calibration alone.
+const simSeed = 1
+
+func runSimCmd(f *flags) (int, error) {
+	out := os.Stdout
+	fmt.Fprintln(out, "# weft on 2 to 64 simulated participants (go run ./bench -sim)")
+	fmt.Fprintln(out)
+	costs, vm := simCalibrate()
+	fmt.Fprintf(out, "Measured here (GOMAXPROCS %d): wake %v, steal from a searching worker %v, fork %v, clock %v, call %v, yield %v;\n",
+		runtime.GOMAXPROCS(0), vm.Wake, vm.Steal, vm.Fork, vm.Clock, vm.Call, vm.Yield)
+	fmt.Fprintf(out, "elements: W1 %.3f ns, W2/W3 %.2f ns + %.3f ns a step.\n", costs.W1, costs.Base, costs.Step)
+	fmt.Fprintf(out, "Bare metal: wake %v, steal %v, yield %v, the rest as measured.\n\n", sim.Bare.Wake, sim.Bare.Steal, sim.Bare.Yield)
+	bare := sim.Bare
+	bare.Fork, bare.Clock, bare.Call = vm.Fork, vm.Clock, vm.Call
+
+	simCheck(out, costs, vm)
+	simTable(out, costs, []sim.Machine{vm, bare})
+	simCalls(out, costs, []sim.Machine{vm, bare})
+	simBeside(out, costs, []sim.Machine{vm, bare})
+	return 0, nil
+}
+
+// simCheck prints the predictions at P = 2 to set beside go run ./bench
+// (quick sizes) on this machine.
+func simCheck(out io.Writer, c sim.Costs, m sim.Machine) {
+	fmt.Fprintln(out, "## P = 2, against go run ./bench -w W1,W2,W3,W11 -c none -sweep=false -scaling=false")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| workload | n | T1 | predicted T | predicted speedup |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
+	for _, l := range []sim.Load{c.W1Load(10_000_000), c.W2Load(400_000), c.W3Load(20_000)} {
+		r := sim.Call(sim.Config{Machine: m, P: 2, Seed: simSeed}, l)
+		fmt.Fprintf(out, "| %s | %s | %v | %v | %.2f |\n", l.Name, commas(l.N), roundDur(r.T1), roundDur(r.T), r.Speedup())
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "W11, the loop's time over a call's, calls back to back from one caller (ReduceRange's column):")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| body | n | loop | predicted ratio |")
+	fmt.Fprintln(out, "|---|---|---|---|")
+	for _, b := range simCallBodies(c) {
+		for _, n := range b.sizes {
+			l := b.load(n)
+			fmt.Fprintf(out, "| %s | %s | %v | %.2f |\n", l.Name, commas(n), roundDur(time.Duration(l.T1())), simStream(sim.Config{Machine: m, P: 2, Seed: simSeed}, l))
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+type simCallBody struct {
+	sizes []int
+	load  func(n int) sim.Load
+}
+
+func simCallBodies(c sim.Costs) []simCallBody {
+	return []simCallBody{
+		{[]int{100, 300, 700, 1000, 1500, 2000, 3000, 5000, 10_000, 20_000, 50_000, 100_000}, c.W2Load},
+		{[]int{10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000}, c.W1Load},
+	}
+}
+
+// simStream returns W11's figure for l: the loop's time over the median
+// call's, calls back to back for about callsRunTarget after one untimed
+// call.
+func simStream(cfg sim.Config, l sim.Load) float64 {
+	k := 1 + max(5, int(float64(callsRunTarget)/l.T1()))
+	rs := sim.Calls(cfg, l, min(k, 400))[1:]
+	ts := make([]time.Duration, len(rs))
+	for i, r := range rs {
+		ts[i] = r.T
+	}
+	return l.T1() / float64(median(ts))
+}
+
+// simTable prints the table to 64 participants for the suite's loops at
+// their full sizes.
+func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
+	fmt.Fprintln(out, "## W1-W3 at docs/DESIGN.md's sizes, one call on a parked pool")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Speedup T1/T; bound: T1/(T1/P + T∞); eff: (T1/P)/T; pieces and wake-ups per participant; ramp: until the last participant first works (worked: how many did).")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| machine | workload | P | T | speedup | bound | eff | pieces/P | wakes/P | ramp | worked |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, m := range ms {
+		for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000)} {
+			for _, p := range simPs {
+				r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed}, l)
+				fmt.Fprintf(out, "| %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.2f | %v | %d |\n",
+					m.Name, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
+					float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
+			}
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+// simCalls prints, for calls of 20 µs to 2 ms of W2's body, the loop's
+// time over weft's: back to back (warm) and as the first call on a parked
+// pool (cold).
+func simCalls(out io.Writer, c sim.Costs, ms []sim.Machine) {
+	fmt.Fprintln(out, "## Calls of 20 µs to 2 ms (W2's body): the loop's time over weft's, back to back / first after an idle spell")
+	fmt.Fprintln(out)
+	sizes := []int{}
+	for _, n := range []int{700, 1000, 2000, 5000, 10_000, 20_000, 50_000, 70_000} {
+		if t := time.Duration(c.W2Load(n).T1()); t >= 20*time.Microsecond && t <= 2*time.Millisecond {
+			sizes = append(sizes, n)
+		}
+	}
+	fmt.Fprint(out, "| machine | P |")
+	for _, n := range sizes {
+		fmt.Fprintf(out, " %s (%v) |", commas(n), roundDur(time.Duration(c.W2Load(n).T1())))
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "|---|---|"+stringsRepeat("---|", len(sizes)))
+	for _, m := range ms {
+		for _, p := range simPs {
+			fmt.Fprintf(out, "| %s | %d |", m.Name, p)
+			for _, n := range sizes {
+				l := c.W2Load(n)
+				cfg := sim.Config{Machine: m, P: p, Seed: simSeed}
+				cold := sim.Call(cfg, l)
+				fmt.Fprintf(out, " %.2f / %.2f |", simStream(cfg, l), float64(cold.T1)/float64(cold.T))
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+// simBeside prints the time of small calls made beside a large one.
+func simBeside(out io.Writer, c sim.Costs, ms []sim.Machine) {
+	small := c.W2Load(2_000)
+	fmt.Fprintf(out, "## A call beside a large one: W2's body over 2,000 elements (loop %v) while W2 at 2M runs\n\n", roundDur(time.Duration(small.T1())))
+	fmt.Fprintln(out, "| machine | P | median small call | its loop over it |")
+	fmt.Fprintln(out, "|---|---|---|---|")
+	for _, m := range ms {
+		for _, p := range simPs {
+			rs := sim.Beside(sim.Config{Machine: m, P: p, Seed: simSeed}, c.W2Load(2_000_000), small, time.Millisecond, 20)
+			ts := make([]time.Duration, len(rs))
+			for i, r := range rs {
+				ts[i] = r.T
+			}
+			md := median(ts)
+			fmt.Fprintf(out, "| %s | %d | %v | %.2f |\n", m.Name, p, roundDur(md), small.T1()/float64(md))
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+func stringsRepeat(s string, n int) string {
+	out := ""
+	for range n {
+		out += s
+	}
+	return out
+}
+
+// simCalibrate measures this machine: the elements of W1 to W3, and what
+// the pool's fork, steal and wake-up cost, through par's public API.
+func simCalibrate() (sim.Costs, sim.Machine) {
+	c := sim.DefaultCosts
+	t1 := simMin(5, func() { sink64 = w1Leaf(0, 10_000_000) })
+	c.W1 = float64(t1) / 10_000_000
+	// W2's and W3's totals fix an element's base and its cost a step.
+	t2 := simMin(5, func() { sink64 = w2Leaf(0, 400_000) })
+	t3 := simMin(5, func() { sink64 = w3Leaf(20_000)(0, 20_000) })
+	var s2, s3 float64
+	for i := range 400_000 {
+		s2 += float64(i%100 + 1)
+	}
+	for i := range 20_000 {
+		s3 += float64(w3Steps(i, 20_000))
+	}
+	// n2*base + s2*step = t2; n3*base + s3*step = t3.
+	a, b, d, e := 400_000.0, s2, 20_000.0, s3
+	det := a*e - b*d
+	c.Base = (float64(t2)*e - b*float64(t3)) / det
+	c.Step = (a*float64(t3) - d*float64(t2)) / det
+	if c.Base < 0 {
+		c.Base, c.Step = 0, float64(t2)/s2
+	}
+
+	m := sim.VM
+	m.Name = "this machine"
+	m.Clock = simPer(1_000_000, func() { sinkDur = time.Since(simT0) })
+	m.Yield = simMedian(20_001, simYield)
+
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	const splits = 1 << 16
+	m.Fork = simMin(5, func() { par.ForRange(splits, func(lo, hi int) {}, par.WithGrain(1), par.OnPool(p)) }) / splits
+
+	// A short call with a known site: its time less its loop's.
+	body := func(lo, hi int) { sink64 = w2Leaf(lo, hi) }
+	loop := simMin(20, func() {
+		for range 100 {
+			body(0, 100)
+		}
+	})
+	call := simMin(20, func() {
+		for range 100 {
+			par.ForRange(100, body, par.OnPool(p))
+		}
+	})
+	m.Call = max(0, (call-loop)/100)
+
+	if runtime.GOMAXPROCS(0) >= 2 {
+		m.Wake = simMeet(p, 2*time.Millisecond)
+		m.Steal = simMeet(p, 0)
+	}
+	return c, m
+}
+
+var (
+	sink64  uint64
+	sinkDur time.Duration
+	simT0   = time.Now()
+)
+
+// simMin returns the least time of reps runs of f.
+func simMin(reps int, f func()) time.Duration {
+	best := time.Duration(1 << 62)
+	for range reps {
+		t := time.Now()
+		f()
+		best = min(best, time.Since(t))
+	}
+	return best
+}
+
+// simPer returns the time of one of k runs of f in a row.
+func simPer(k int, f func()) time.Duration {
+	t := time.Now()
+	for range k {
+		f()
+	}
+	return time.Since(t) / time.Duration(k)
+}
+
+// simMedian returns the median time of k runs of f, each timed: a yield
+// that another thread holds up takes 10 µs or more now and then, and the
+// mean would carry those (BenchmarkYield in internal/sched reports both).
+func simMedian(k int, f func()) time.Duration {
+	ds := make([]time.Duration, k)
+	for i := range ds {
+		t := time.Now()
+		f()
+		ds[i] = time.Since(t)
+	}
+	slices.Sort(ds)
+	return ds[k/2]
+}
+
+// simMeet returns the median time from a Join on p to the moment both its
+// halves run, each spinning until the other has started: after idle
+// (sleeping idle, so that the worker parks: a wake-up), or with the
+// worker still searching after the Join before (idle 0: a steal).
+func simMeet(p *par.Pool, idle time.Duration) time.Duration {
+	var lat []time.Duration
+	for range 101 {
+		if idle > 0 {
+			time.Sleep(idle)
+		}
+		var left, right atomic.Int64
+		t0 := time.Now()
+		meet := func(mine, other *atomic.Int64) {
+			mine.Store(int64(time.Since(t0)) | 1)
+			for d := time.Now(); other.Load() == 0 && time.Since(d) < 50*time.Millisecond; {
+			}
+		}
+		par.Join(func() { meet(&left, &right) }, func() { meet(&right, &left) }, par.OnPool(p))
+		lat = append(lat, time.Duration(max(left.Load(), right.Load())))
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2]
+}
