@@ -304,11 +304,61 @@ func TestReduceByMatchesSequential(t *testing.T) {
 	})
 }
 
+// TestFoldByMatchesSequential: FoldBy's accumulators, updated in place,
+// hold what the sequential fold of each key's values gives, in order, and
+// each is used by one goroutine at a time.
+func TestFoldByMatchesSequential(t *testing.T) {
+	eachCase(t, func(r *rand.Rand, n int) []int { return smallInts(r, n, 50) }, func(t *testing.T, n int, in []int, s setup) {
+		want := map[int][]int{}
+		hists := map[int][8]uint32{}
+		for i, x := range in {
+			want[x%13] = append(want[x%13], i)
+			h := hists[x%7]
+			h[x%8]++
+			hists[x%7] = h
+		}
+		type seen struct {
+			is    []int
+			users *atomic.Int32
+		}
+		use := func(a *seen) func() {
+			if a.users.Add(1) != 1 {
+				t.Error("an accumulator is updated by two goroutines at once")
+			}
+			return func() { a.users.Add(-1) }
+		}
+		got := par.FoldBy(indices(n), func(i int) (int, int) { return in[i] % 13, i },
+			func() seen { return seen{users: new(atomic.Int32)} },
+			func(a *seen, i int) { defer use(a)(); a.is = append(a.is, i) },
+			func(a, b *seen) { defer use(a)(); a.is = append(a.is, b.is...) }, s.opts...)
+		require.Len(t, got, len(want))
+		for k, is := range want {
+			require.Equal(t, is, got[k].is, "key %d", k)
+		}
+
+		gotH := par.FoldBy(in, func(x int) (int, int) { return x % 7, x % 8 },
+			func() [8]uint32 { return [8]uint32{} },
+			func(h *[8]uint32, b int) { h[b]++ },
+			func(h, other *[8]uint32) {
+				for i := range h {
+					h[i] += other[i]
+				}
+			}, s.opts...)
+		require.Len(t, gotH, len(hists))
+		for k, h := range hists {
+			require.Equal(t, h, *gotH[k], "histogram of key %d", k)
+		}
+	})
+}
+
 // TestReduceByEmpty: no elements give an empty map, not nil.
 func TestReduceByEmpty(t *testing.T) {
 	got := par.ReduceBy([]int{}, func(x int) (int, int) { return x, x }, func(a, b int) int { return a + b })
 	require.NotNil(t, got)
 	require.Empty(t, got)
+	acc := par.FoldBy([]int{}, func(x int) (int, int) { return x, x }, func() int { return 0 }, func(a *int, x int) { *a += x }, func(a, b *int) { *a += *b })
+	require.NotNil(t, acc)
+	require.Empty(t, acc)
 }
 
 // TestInitValuesHandedBack: ForEachInit and ForRangeInit return every value
@@ -353,6 +403,8 @@ func TestFoldNilArguments(t *testing.T) {
 	add := func(a, b int) int { return a + b }
 	leaf := func(a, lo, hi int) int { return a }
 	kv := func(x int) (int, int) { return x, x }
+	addTo := func(a *int, b int) { *a += b }
+	mergeInts := func(a, b *int) { *a += *b }
 	newInt := func() *int { return new(int) }
 	for _, c := range []struct {
 		call func()
@@ -369,6 +421,11 @@ func TestFoldNilArguments(t *testing.T) {
 		{func() { par.ReduceBy[[]int, int, int, int](indices(3), nil, add) }, "par: ReduceBy: f is nil"},
 		{func() { par.ReduceBy(indices(3), kv, nil) }, "par: ReduceBy: op is nil"},
 		{func() { par.ReduceBy[[]int, int, int, int](indices(0), nil, nil) }, "par: ReduceBy: f and op are nil"},
+		{func() { par.FoldBy[[]int, int, int, int, int](indices(3), nil, init, addTo, mergeInts) }, "par: FoldBy: f is nil"},
+		{func() { par.FoldBy(indices(3), kv, nil, addTo, mergeInts) }, "par: FoldBy: init is nil"},
+		{func() { par.FoldBy(indices(3), kv, init, nil, mergeInts) }, "par: FoldBy: fold is nil"},
+		{func() { par.FoldBy(indices(3), kv, init, addTo, nil) }, "par: FoldBy: merge is nil"},
+		{func() { par.FoldBy[[]int, int, int, int, int](indices(3), nil, nil, addTo, nil) }, "par: FoldBy: f, init and merge are nil"},
 		{func() { par.ForRangeInit(3, nil, func(*int, int, int) {}) }, "par: ForRangeInit: init is nil"},
 		{func() { par.ForRangeInit(3, newInt, nil) }, "par: ForRangeInit: f is nil"},
 		{func() { par.ForRangeInit[*int](3, nil, nil) }, "par: ForRangeInit: init and f are nil"},
@@ -389,6 +446,9 @@ func foldCalls() []optCall {
 		}},
 		{"ReduceBy", func(n int, o []par.Option) {
 			par.ReduceBy(indices(n), func(x int) (int, int) { return x % 3, x }, add, o...)
+		}},
+		{"FoldBy", func(n int, o []par.Option) {
+			par.FoldBy(indices(n), func(x int) (int, int) { return x % 3, x }, zero, func(a *int, x int) { *a += x }, func(a, b *int) { *a += *b }, o...)
 		}},
 		{"ForRangeInit", func(n int, o []par.Option) {
 			par.ForRangeInit(n, func() *int { return new(int) }, func(*int, int, int) {}, o...)

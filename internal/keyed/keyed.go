@@ -1,11 +1,12 @@
 // Package keyed holds what an aggregation by key keeps (par's ReduceBy and
-// pipe's): per key, the values of one run of adjacent pieces of the range,
-// folded in order, and the merge of two runs' maps that keeps the order.
+// FoldBy, and pipe's): per key, the value of one run of adjacent pieces of
+// the range, folded in order, and the merge of two runs' maps that keeps the
+// order.
 package keyed
 
 // Map maps each key to the value folded so far. The values are held by
 // pointer, so that folding one more in costs one lookup, not a lookup and
-// an assignment.
+// an assignment, and so that FoldBy updates them in place.
 type Map[K comparable, V any] map[K]*V
 
 // Add folds v into the value of k with op, the value so far on the left; the
@@ -20,15 +21,40 @@ func (m Map[K, V]) Add(k K, v V, op func(V, V) V) {
 	m[k] = p
 }
 
+// At returns the value of k, which init makes for a key that has none yet.
+// Small enough to be inlined, so that a key met before costs a lookup.
+func (m Map[K, V]) At(k K, init func() V) *V {
+	if p := m[k]; p != nil {
+		return p
+	}
+	return m.put(k, init)
+}
+
+// put gives k a new value that init makes, and returns it.
+func (m Map[K, V]) put(k K, init func() V) *V {
+	p := new(V)
+	*p = init()
+	m[k] = p
+	return p
+}
+
 // Merge merges the maps of two adjacent runs, a's before b's, and returns
-// the result: a key of both gets op(a's value, b's value). It moves the
-// entries of the smaller map into the larger, so that it costs the smaller
-// one's length, and takes both maps: neither may be used after.
+// the result: a key of both gets op(a's value, b's value). It takes both
+// maps, as MergeInto does.
 func Merge[K comparable, V any](a, b Map[K, V], op func(V, V) V) Map[K, V] {
+	return MergeInto(a, b, func(acc, other *V) { *acc = op(*acc, *other) })
+}
+
+// MergeInto merges the maps of two adjacent runs, a's before b's, and
+// returns the result: for a key of both, merge(a's value, b's value) folds
+// b's value into a's, which the result holds. It moves the entries of the
+// smaller map into the larger, so that it costs the smaller one's length,
+// and takes both maps: neither may be used after.
+func MergeInto[K comparable, V any](a, b Map[K, V], merge func(acc, other *V)) Map[K, V] {
 	if len(a) >= len(b) {
 		for k, pb := range b {
 			if pa := a[k]; pa != nil {
-				*pa = op(*pa, *pb)
+				merge(pa, pb)
 			} else {
 				a[k] = pb
 			}
@@ -37,10 +63,9 @@ func Merge[K comparable, V any](a, b Map[K, V], op func(V, V) V) Map[K, V] {
 	}
 	for k, pa := range a {
 		if pb := b[k]; pb != nil {
-			*pb = op(*pa, *pb)
-		} else {
-			b[k] = pa
+			merge(pa, pb)
 		}
+		b[k] = pa
 	}
 	return b
 }

@@ -2,7 +2,6 @@ package pipe
 
 import (
 	"github.com/weftgo/weft/internal/accum"
-	"github.com/weftgo/weft/internal/keyed"
 	"github.com/weftgo/weft/par"
 )
 
@@ -24,10 +23,19 @@ type folder[A any] struct {
 // run of par.FoldRange, each fed through a feeder of its own whose sink
 // sinkOf makes, and merges them in order.
 func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func([]T), merge func(A, A) A, opts []par.Option) A {
-	r := par.FoldRange(p.n, func() *folder[A] {
-		f := &folder[A]{acc: init()}
+	return foldRange(p.n, init, func(f *folder[A]) func(lo, hi int) {
 		feed, sink := p.open(), sinkOf(f)
-		f.feed = func(lo, hi int) { feed(lo, hi, sink) }
+		return func(lo, hi int) { feed(lo, hi, sink) }
+	}, merge, p.with(opts))
+}
+
+// foldRange folds the positions [0, n) into accumulators that init makes,
+// one per run of par.FoldRange, each fed by the function that open makes
+// for it, and merges them in order.
+func foldRange[A any](n int, init func() A, open func(f *folder[A]) func(lo, hi int), merge func(A, A) A, opts []par.Option) A {
+	r := par.FoldRange(n, func() *folder[A] {
+		f := &folder[A]{acc: init()}
+		f.feed = open(f)
 		return f
 	}, func(f *folder[A], lo, hi int) *folder[A] {
 		f.feed(lo, hi)
@@ -38,7 +46,7 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 		accum.Distinct("pipe", "Fold", a.acc, b.acc)
 		a.acc = merge(a.acc, b.acc)
 		return a
-	}, p.with(opts)...)
+	}, opts...)
 	return r.acc
 }
 
@@ -93,45 +101,6 @@ func Fold[T, A any](p Pipe[T], init func() A, fold func(acc A, x T) A, merge fun
 			f.acc = acc
 		}
 	}, merge, opts)
-}
-
-// ReduceBy aggregates the items of p by key: f(x) gives each item's key and
-// value, and the result maps each key to the reduction with op of the values
-// of its items, in the pipe's order, and holds no other key (an empty,
-// non-nil map if there are none). It is par.ReduceBy at the end of a fused
-// pipeline, with the same guarantees and costs: op must be associative but
-// need not be commutative, the result does not depend on the timing where
-// op's results do not, and each run of adjacent pieces folds into a map of
-// its own, about one per participant. The One Billion Row Challenge over a
-// text in memory is
-//
-//	stats := pipe.ReduceBy(pipe.Lines(text), func(line string) (string, Stats) {
-//		name, temp, _ := strings.Cut(line, ";")
-//		t := parseTenths(temp)
-//		return name, Stats{Min: t, Max: t, Sum: t, Count: 1}
-//	}, Stats.Merge)
-//
-// and over a file, the same with Reader.Lines.
-//
-// f and op run concurrently with themselves, with each other and with the
-// pipe's stages on different items and keys, on the pool's workers and the
-// calling goroutine, as in par.ReduceBy.
-func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts ...par.Option) map[K]V {
-	switch {
-	case f == nil:
-		panic("pipe: ReduceBy: f is nil")
-	case op == nil:
-		panic("pipe: ReduceBy: op is nil")
-	}
-	return foldRuns(p, func() keyed.Map[K, V] { return keyed.Map[K, V]{} }, func(fo *folder[keyed.Map[K, V]]) func([]T) {
-		return func(xs []T) {
-			m := fo.acc
-			for _, x := range xs {
-				k, v := f(x)
-				m.Add(k, v, op)
-			}
-		}
-	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }, opts).Values()
 }
 
 // ForEachInit calls f(s, x) for every item x of p, in parallel, where s is a

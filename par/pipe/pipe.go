@@ -111,6 +111,11 @@ type Pipe[T any] struct {
 	// by the text sources, and dropped by every stage, since each builds a
 	// new Pipe. Count and Collect use it (collectCounted).
 	count *counter[T]
+	// spans, if not nil, is the *sepSpans[T] of a source that cuts a text
+	// at a separator (textfold.go), for the terminals that fold its pieces
+	// as they are cut: set by Split and Lines, and a Reader's, and dropped
+	// by every stage.
+	spans any
 }
 
 // counter is what a text source with no stage knows beyond its feeder.

@@ -171,9 +171,20 @@ func (t *Reader) cutPipe(n int, sep byte, lines bool) Pipe[string] {
 	feed := func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
 		feedSep(&w.tx, sep, lines, lo, min(hi, len(w.tx.s)+last), buf, pbuf, sink)
 	}
-	return t.pipe(n, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
+	p := t.pipe(n, func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string)) {
 		w.feedSpan(lo, hi, lastStart, end, buf, pbuf, sink, feed)
 	})
+	p.spans = &sepSpans[string]{sep: sep, open: func() func(lo, hi int, cut func(t *text[string], lo, hi int)) {
+		w := &window{t: t}
+		return func(lo, hi int, cut func(t *text[string], lo, hi int)) {
+			if base, ok := w.span(lo, hi, lastStart, end); ok {
+				cut(&w.tx, lo-base, min(hi-base, len(w.tx.s)+last))
+				w.tx.s, w.tx.str = "", ""
+			}
+			w.drop()
+		}
+	}}
+	return p
 }
 
 // LineChunks returns the pipeline of the text cut into chunks of whole
@@ -362,31 +373,54 @@ func (w *window) piece(i, j int) string {
 
 // feedSpan hands sink the pieces of a Reader's text that start in [lo, hi),
 // as feed, the feeder of the same source over a text in memory (split.go),
-// cuts them from the bytes that the piece [lo, hi) of the range needs: from
-// lo-1 (the byte that tells whether a piece starts at lo) to the end of the
-// last piece that starts before hi. lastStart returns the start of that
-// piece in s, the bytes the window holds from lo-1 on, with lo and hi
-// counted from there, or -1 if no piece starts in [lo, hi); end returns the
-// index in s of the byte that ends a piece that starts at s[0], or -1. The
-// window holds those bytes in one block, read from lo-1 on, twice as much
-// each time that the last piece is longer than what was read; a feeder that
-// starts inside a long piece reads its own bytes only.
+// cuts them from the bytes that the piece [lo, hi) of the range needs (see
+// span).
 func (w *window) feedSpan(lo, hi int, lastStart func(s string, lo, hi int) int, end func(s string) int,
 	buf []string, pbuf []int, sink func([]int, []string), feed func(w *window, lo, hi int, buf []string, pbuf []int, sink func([]int, []string))) {
+	base, ok := w.span(lo, hi, lastStart, end)
+	if !ok {
+		return
+	}
+	w.shift, w.sink = base, sink
+	if w.shifted == nil {
+		w.shifted = func(pos []int, xs []string) {
+			for i := range pos {
+				pos[i] += w.shift // positions in the text, not in the window
+			}
+			w.sink(pos, xs)
+		}
+	}
+	feed(w, lo-base, hi-base, buf, pbuf, w.shifted)
+	w.tx.s, w.tx.str, w.sink = "", "", nil // the block goes with the window's
+}
+
+// span makes w.tx the bytes of a Reader's text that the piece [lo, hi) of
+// the range needs to cut the pieces that start in it: from lo-1 (the byte
+// that tells whether a piece starts at lo) to the end of the last piece that
+// starts before hi, and returns the position of w.tx's first byte in the
+// text; false if no piece starts in [lo, hi) (or the text cannot be read
+// there). lastStart returns the start of that piece in s, the bytes the
+// window holds from lo-1 on, with lo and hi counted from there, or -1 if no
+// piece starts in [lo, hi); end returns the index in s of the byte that ends
+// a piece that starts at s[0], or -1. The window holds those bytes in one
+// block, read from lo-1 on, twice as much each time that the last piece is
+// longer than what was read; a feeder that starts inside a long piece reads
+// its own bytes only. The caller clears w.tx once it has cut it.
+func (w *window) span(lo, hi int, lastStart func(s string, lo, hi int) int, end func(s string) int) (int, bool) {
 	base := max(lo-1, 0)
 	switch {
 	case !w.begin(hi):
-		return
+		return 0, false
 	case base >= w.end: // an empty text, whose one piece for Split is empty
 		if lo > 0 {
-			return
+			return 0, false
 		}
 	case !w.load(base, hi-base):
-		return
+		return 0, false
 	}
 	p := lastStart(w.str, lo-base, hi-base)
 	if p < 0 {
-		return // no piece starts in [lo, hi)
+		return 0, false // no piece starts in [lo, hi)
 	}
 	var e int // past the last piece's end, in the window
 	for {
@@ -401,17 +435,7 @@ func (w *window) feedSpan(lo, hi int, lastStart func(s string, lo, hi int) int, 
 	}
 	w.tx.s, w.tx.str = w.str[:e], w.str[:e]
 	w.tx.gap.Store(nil)
-	w.shift, w.sink = base, sink
-	if w.shifted == nil {
-		w.shifted = func(pos []int, xs []string) {
-			for i := range pos {
-				pos[i] += w.shift // positions in the text, not in the window
-			}
-			w.sink(pos, xs)
-		}
-	}
-	feed(w, lo-base, hi-base, buf, pbuf, w.shifted)
-	w.tx.s, w.tx.str, w.sink = "", "", nil // the block goes with the window's
+	return base, true
 }
 
 // lastField returns the start of the last field of s that starts in

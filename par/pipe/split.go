@@ -309,7 +309,14 @@ func newCut[S ~string | ~[]byte](s S, n int, sep byte, cut cutKind, alone aloneS
 	c := &cutText[S]{sep: sep, cut: cut}
 	c.init(s)
 	c.ctr = counter[S]{src: c, alone: alone}
-	return textPipe(n, c, c.covered(), &c.ctr)
+	p := textPipe(n, c, c.covered(), &c.ctr)
+	if cut != cutFields {
+		p.spans = &sepSpans[S]{sep: sep, open: func() func(lo, hi int, cut func(t *text[S], lo, hi int)) {
+			c.opened()
+			return func(lo, hi int, cut func(t *text[S], lo, hi int)) { cut(&c.text, lo, hi) }
+		}}
+	}
+	return p
 }
 
 // feed is feedSep or feedFields over c's text.

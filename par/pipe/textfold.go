@@ -1,0 +1,128 @@
+package pipe
+
+import (
+	"strings"
+
+	"github.com/weftgo/weft/internal/keyed"
+	"github.com/weftgo/weft/par"
+)
+
+// Folding a text's pieces as they are cut.
+//
+// A feeder hands its items over in batches, so that a stage costs a call
+// per batch. But a terminal that aggregates by key right after a text
+// source gains nothing from a batch, and pays for it: cutting 256 of W12's
+// lines and then parsing and looking them up took longer than cutting and
+// parsing each line in turn, and a call per piece between the cut and the
+// fold cost as much again (go test ./par/pipe -run '^$' -bench
+// TextFold). So the sources that cut a text at a separator (Split, Lines,
+// Reader.Split, Reader.Lines) also tell ReduceBy and FoldBy, when no stage
+// stands between, which text holds the pieces of a range, and those run
+// the cut and the caller's function in one loop (reduceText, foldText):
+// an item costs the calls of the caller's functions, and no more.
+
+// sepSpans is what a source that cuts a text of type S at sep gives the
+// terminals that fold its pieces as they are cut.
+type sepSpans[S ~string | ~[]byte] struct {
+	sep byte
+	// open makes, for one goroutine, the function that calls cut(t, a, b)
+	// for a piece [lo, hi) of the range: t holds the pieces that start in
+	// it, and they are the pieces of t that start in [a, b). A Reader reads
+	// t there (a block of the file), and lets it go when cut returns.
+	open func() func(lo, hi int, cut func(t *text[S], lo, hi int))
+}
+
+// firstAt returns the start of the first piece of t on sep that starts in
+// [lo, hi): after the first sep in [lo-1, hi-1), or at 0; hi if there is
+// none. The pieces after it start after each sep, up to hi; the loops that
+// cut them (reduceSpans, foldSpans) are written out in place, so that the
+// caller's function is their only call: a final separator of Lines starts
+// no piece since a range of Lines ends at len(s) at most, and Split's empty
+// piece after one is at len(s), which a range of Split may hold.
+func (t *text[S]) firstAt(sep byte, lo, hi int) int {
+	if lo == 0 {
+		return 0
+	}
+	if j, _ := t.index(lo-1, hi-1, sep); j >= 0 {
+		return j + 1
+	}
+	return hi
+}
+
+// reduceText is ReduceBy over p when p is a text source that cuts at a
+// separator, with no stage after it, and f takes its pieces as they are
+// (a string or a []byte): each run's pieces go to f as they are cut. It
+// reports false for any other pipe.
+func reduceText[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts []par.Option) (keyed.Map[K, V], bool) {
+	switch sp := p.spans.(type) {
+	case *sepSpans[string]:
+		if f, ok := any(f).(func(string) (K, V)); ok {
+			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
+		}
+	case *sepSpans[[]byte]:
+		if f, ok := any(f).(func([]byte) (K, V)); ok {
+			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
+		}
+	}
+	return nil, false
+}
+
+// reduceSpans is ReduceBy over the pieces of a text that sp describes, cut
+// and reduced in one loop.
+func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S], f func(S) (K, V), op func(V, V) V, opts []par.Option) keyed.Map[K, V] {
+	return foldRange(n, newKeyed[K, V], func(fo *folder[keyed.Map[K, V]]) func(lo, hi int) {
+		m, spans, sep := fo.acc, sp.open(), sp.sep
+		cut := func(t *text[S], lo, hi int) {
+			for start := t.firstAt(sep, lo, hi); start < hi; {
+				end := len(t.str)
+				if j := strings.IndexByte(t.str[start:], sep); j >= 0 {
+					end = start + j
+				}
+				if end-start >= gapMin {
+					t.noteGap(start, end) // a long piece, as cutSep notes it
+				}
+				k, v := f(t.piece(start, end))
+				m.Add(k, v, op)
+				start = end + 1
+			}
+		}
+		return func(lo, hi int) { spans(lo, hi, cut) }
+	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }, opts)
+}
+
+// foldText is reduceText for FoldBy.
+func foldText[T any, K comparable, V, A any](p Pipe[T], f func(T) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) (keyed.Map[K, A], bool) {
+	switch sp := p.spans.(type) {
+	case *sepSpans[string]:
+		if f, ok := any(f).(func(string) (K, V)); ok {
+			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
+		}
+	case *sepSpans[[]byte]:
+		if f, ok := any(f).(func([]byte) (K, V)); ok {
+			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
+		}
+	}
+	return nil, false
+}
+
+// foldSpans is reduceSpans for FoldBy.
+func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[S], f func(S) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[K, A] {
+	return foldRange(n, newKeyed[K, A], func(fo *folder[keyed.Map[K, A]]) func(lo, hi int) {
+		m, spans, sep := fo.acc, sp.open(), sp.sep
+		cut := func(t *text[S], lo, hi int) {
+			for start := t.firstAt(sep, lo, hi); start < hi; {
+				end := len(t.str)
+				if j := strings.IndexByte(t.str[start:], sep); j >= 0 {
+					end = start + j
+				}
+				if end-start >= gapMin {
+					t.noteGap(start, end) // a long piece, as cutSep notes it
+				}
+				k, v := f(t.piece(start, end))
+				fold(m.At(k, init), v)
+				start = end + 1
+			}
+		}
+		return func(lo, hi int) { spans(lo, hi, cut) }
+	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) }, opts)
+}
