@@ -1,6 +1,9 @@
 package par
 
-import "github.com/weftgo/weft/internal/keyed"
+import (
+	"github.com/weftgo/weft/internal/accum"
+	"github.com/weftgo/weft/internal/keyed"
+)
 
 // ReduceBy aggregates the elements of s by key: f(e) gives each element's
 // key and value, and the result maps each key to the reduction with op of
@@ -85,13 +88,25 @@ func ReduceBy[S ~[]E, E any, K comparable, V any](s S, f func(E) (K, V), op func
 func FoldBy[S ~[]E, E any, K comparable, V, A any](s S, f func(E) (K, V), init func() A, fold func(acc *A, v V), merge func(acc, other *A), opts ...Option) map[K]*A {
 	checkFoldBy("par: FoldBy", f == nil, init == nil, fold == nil, merge == nil)
 	c := configure(opts)
-	return foldRange("par.FoldBy", &c, len(s), newKeyed[K, A], func(m keyed.Map[K, A], lo, hi int) keyed.Map[K, A] {
+	return foldRange("par.FoldBy", &c, siteKey(f), len(s), newKeyed[K, A], func(m keyed.Map[K, A], lo, hi int) keyed.Map[K, A] {
 		for _, e := range s[lo:hi] {
 			k, v := f(e)
 			fold(m.At(k, init), v)
 		}
 		return m
-	}).merge(&c, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) })
+	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, checkedMerge("par", merge)) })
+}
+
+// checkedMerge returns FoldBy's merge with a check that the two
+// accumulators of a key are not one (accum.Distinct), which an init that
+// hands out one map, pointer or slice to every key would make: the merge
+// would then count it twice. The check costs a type switch for an
+// accumulator that holds no reference (an array of counts, a struct).
+func checkedMerge[A any](pkg string, merge func(acc, other *A)) func(acc, other *A) {
+	return func(acc, other *A) {
+		accum.Distinct(pkg, "FoldBy", *acc, *other)
+		merge(acc, other)
+	}
 }
 
 // checkFoldBy panics with a message, headed by name, that names the nil
