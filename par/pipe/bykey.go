@@ -47,8 +47,8 @@ func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V
 		return m.Values()
 	}
 	return foldRuns(p, newKeyed[K, V], func(fo *folder[keyed.Map[K, V]]) func([]T) {
-		m := fo.acc
 		return func(xs []T) {
+			m := fo.acc // not kept: a merge may have replaced it
 			for _, x := range xs {
 				k, v := f(x)
 				m.Add(k, v, op)
@@ -104,8 +104,8 @@ func FoldBy[T any, K comparable, V, A any](p Pipe[T], f func(T) (K, V), init fun
 		return m
 	}
 	return foldRuns(p, newKeyed[K, A], func(fo *folder[keyed.Map[K, A]]) func([]T) {
-		m := fo.acc
 		return func(xs []T) {
+			m := fo.acc // not kept: a merge may have replaced it
 			for _, x := range xs {
 				k, v := f(x)
 				fold(m.At(k, init), v)

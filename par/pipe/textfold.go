@@ -71,7 +71,8 @@ func reduceText[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func
 // and reduced in one loop.
 func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S], f func(S) (K, V), op func(V, V) V, opts []par.Option) keyed.Map[K, V] {
 	return foldRange(n, newKeyed[K, V], func(fo *folder[keyed.Map[K, V]]) func(lo, hi int) {
-		m, spans, sep := fo.acc, sp.open(), sp.sep
+		var m keyed.Map[K, V] // fo.acc, read at each run: a merge may have replaced it
+		spans, sep := sp.open(), sp.sep
 		cut := func(t *text[S], lo, hi int) {
 			for start := t.firstAt(sep, lo, hi); start < hi; {
 				end := len(t.str)
@@ -86,7 +87,7 @@ func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S
 				start = end + 1
 			}
 		}
-		return func(lo, hi int) { spans(lo, hi, cut) }
+		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
 	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }, opts)
 }
 
@@ -108,7 +109,8 @@ func foldText[T any, K comparable, V, A any](p Pipe[T], f func(T) (K, V), init f
 // foldSpans is reduceSpans for FoldBy.
 func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[S], f func(S) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[K, A] {
 	return foldRange(n, newKeyed[K, A], func(fo *folder[keyed.Map[K, A]]) func(lo, hi int) {
-		m, spans, sep := fo.acc, sp.open(), sp.sep
+		var m keyed.Map[K, A] // fo.acc, read at each run: a merge may have replaced it
+		spans, sep := sp.open(), sp.sep
 		cut := func(t *text[S], lo, hi int) {
 			for start := t.firstAt(sep, lo, hi); start < hi; {
 				end := len(t.str)
@@ -123,6 +125,6 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 				start = end + 1
 			}
 		}
-		return func(lo, hi int) { spans(lo, hi, cut) }
+		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
 	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) }, opts)
 }
