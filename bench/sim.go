@@ -101,15 +101,23 @@ func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "Speedup T1/T; bound: T1/(T1/P + T∞); eff: (T1/P)/T; pieces and wake-ups per participant; ramp: until the last participant first works (worked: how many did).")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| machine | workload | P | T | speedup | bound | eff | pieces/P | wakes/P | ramp | worked |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "Wake: sched's rule (a push wakes a parked worker only while none searches), or the change weighed here (Config.WakePerJob: while fewer search than jobs wait).")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| machine | wake | workload | P | T | speedup | bound | eff | pieces/P | wakes/P | ramp | worked |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range ms {
-		for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000)} {
-			for _, p := range simPs {
-				r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed}, l)
-				fmt.Fprintf(out, "| %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.2f | %v | %d |\n",
-					m.Name, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
-					float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
+		for _, perJob := range []bool{false, true} {
+			rule := "sched"
+			if perJob {
+				rule = "per job"
+			}
+			for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000)} {
+				for _, p := range simPs {
+					r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed, WakePerJob: perJob}, l)
+					fmt.Fprintf(out, "| %s | %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.2f | %v | %d |\n",
+						m.Name, rule, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
+						float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
+				}
 			}
 		}
 	}

@@ -269,11 +269,29 @@ func (s *Sim) wakeLatency(reason int) int64 {
 	return int64(s.m.Wake)
 }
 
-// notify wakes one parked pool worker if some are parked and none searches.
+// notify wakes one parked pool worker if some are parked and none searches
+// (or, with Config.WakePerJob, fewer search than jobs wait).
 func (s *Sim) notify() {
-	if s.searching == 0 && s.parked > 0 {
+	if s.parked > 0 && s.short() {
 		s.wakeOne()
 	}
+}
+
+// short reports whether the searchers are too few for the jobs in sight:
+// none search, as sched's rule has it, or, with Config.WakePerJob, fewer
+// than the jobs waiting in the deques.
+func (s *Sim) short() bool {
+	if s.searching == 0 {
+		return true
+	}
+	if !s.wakePerJob {
+		return false
+	}
+	queued := 0
+	for _, v := range s.parts {
+		queued += len(v.dq)
+	}
+	return s.searching < queued
 }
 
 // wakeOne unparks one parked pool worker, round robin.
@@ -300,7 +318,7 @@ func (s *Sim) startSearching() bool {
 // another.
 func (s *Sim) stopSearching(found bool) {
 	s.searching--
-	if found && s.searching == 0 && s.parked > 0 {
+	if found && s.parked > 0 && s.short() {
 		s.wakeOne()
 	}
 }

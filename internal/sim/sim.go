@@ -22,10 +22,11 @@ type Sim struct {
 
 	pushes, steals, wakes int
 
-	sites  map[string]*site
-	draw   *rand.Rand
-	nextID int
-	check  bool // record every folded span (tests)
+	sites      map[string]*site
+	draw       *rand.Rand
+	nextID     int
+	check      bool // record every folded span (tests)
+	wakePerJob bool
 }
 
 // Config is what a simulation runs on.
@@ -41,6 +42,13 @@ type Config struct {
 	MinLen int
 	// Check records every folded span, for tests.
 	Check bool
+	// WakePerJob is a change to the sleep protocol that the simulator
+	// weighs: a push, or a searcher that finds work, wakes a parked worker
+	// while fewer workers search than jobs wait in the deques, where
+	// sched's rule wakes one only while none searches. Each woken worker
+	// then wakes others as it cuts what it stole, and the pool comes up in
+	// about log2(P) wake-ups instead of P-1 in a row.
+	WakePerJob bool
 }
 
 // newSim makes the machine with P-1 workers, parked, and seats more
@@ -48,7 +56,7 @@ type Config struct {
 func newSim(cfg Config, seats int) *Sim {
 	p := max(cfg.P, 1)
 	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
-		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check}
+		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakePerJob: cfg.WakePerJob}
 	for i := range p - 1 + seats {
 		w := &part{s: s, id: i, pool: i < p-1, first: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}
