@@ -32,13 +32,14 @@ func runSimCmd(f *flags) (int, error) {
 	costs, vm := simCalibrate()
 	fmt.Fprintf(out, "Measured here (GOMAXPROCS %d): wake %v, steal from a searching worker %v, fork %v, clock %v, call %v, yield %v;\n",
 		runtime.GOMAXPROCS(0), vm.Wake, vm.Steal, vm.Fork, vm.Clock, vm.Call, vm.Yield)
-	fmt.Fprintf(out, "elements: W1 %.3f ns, W2/W3 %.2f ns + %.3f ns a step.\n", costs.W1, costs.Base, costs.Step)
+	fmt.Fprintf(out, "elements: W1 %.3f ns, W2/W3 %.2f ns + %.3f ns a step, a call of fib %.2f ns.\n", costs.W1, costs.Base, costs.Step, costs.Fib)
 	fmt.Fprintf(out, "Bare metal: wake %v, steal %v, yield %v, the rest as measured.\n\n", sim.Bare.Wake, sim.Bare.Steal, sim.Bare.Yield)
 	bare := sim.Bare
 	bare.Fork, bare.Clock, bare.Call = vm.Fork, vm.Clock, vm.Call
 
 	simCheck(out, costs, vm)
 	simTable(out, costs, []sim.Machine{vm, bare})
+	simFib(out, costs, []sim.Machine{vm, bare})
 	simCalls(out, costs, []sim.Machine{vm, bare})
 	simBeside(out, costs, []sim.Machine{vm, bare})
 	return 0, nil
@@ -118,6 +119,31 @@ func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
 						m.Name, rule, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
 						float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
 				}
+			}
+		}
+	}
+	fmt.Fprintln(out)
+}
+
+// simFib prints W4, fib(32) with a fork at every level, under sched's
+// rules and under the two changes weighed together.
+func simFib(out io.Writer, c sim.Costs, ms []sim.Machine) {
+	fmt.Fprintln(out, "## W4: fib(32) with a fork at every level, one call on a parked pool")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Rules: today's (split.Fork, sched's wake), or both changes weighed (a wake per waiting job; the recorded levels counted from the last promotion).")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| machine | rules | P | T | speedup | eff | promotions/P | steals/P | wakes/P | ramp |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, m := range ms {
+		for _, alt := range []bool{false, true} {
+			rule := "today's"
+			if alt {
+				rule = "changed"
+			}
+			for _, p := range simPs {
+				r := sim.Fib(sim.Config{Machine: m, P: p, Seed: simSeed, WakePerJob: alt, Rerecord: alt}, 32, c.Fib)
+				fmt.Fprintf(out, "| %s | %s | %d | %v | %.2f | %.2f | %.1f | %.1f | %.2f | %v |\n", m.Name, rule, p, roundDur(r.T),
+					r.Speedup(), r.Efficiency(), float64(r.Forks)/float64(p), float64(r.Steals)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp))
 			}
 		}
 	}
@@ -209,6 +235,7 @@ func simCalibrate() (sim.Costs, sim.Machine) {
 	if c.Base < 0 {
 		c.Base, c.Step = 0, float64(t2)/s2
 	}
+	c.Fib = float64(simMin(5, func() { sink64 = fib(27) })) / fibCalls(27)
 
 	m := sim.VM
 	m.Name = "this machine"

@@ -57,7 +57,8 @@ type job struct {
 	callID int
 	done   bool
 	res    run
-	fib    int // a recursion's piece: fib(n)
+	fib    int  // a recursion's piece: fib(n)
+	pushed bool // a record that was promoted
 	rec    *recursion
 }
 

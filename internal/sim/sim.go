@@ -49,6 +49,17 @@ type Config struct {
 	// then wakes others as it cuts what it stole, and the pool comes up in
 	// about log2(P) wake-ups instead of P-1 in a row.
 	WakePerJob bool
+	// ForkPeriod, if positive, replaces split.Period's time between two
+	// promotions of a recursion's forks on one participant (Fib), to weigh
+	// a shorter one.
+	ForkPeriod time.Duration
+	// Rerecord weighs a change to split.Fork's recorded levels (Fib): the
+	// RecordDepth levels count from a participant's last promotion, not
+	// from the start of its recursion, so that a participant that has
+	// handed its large halves away records the halves of where it is now,
+	// and its next promotion gives away one of those, not the fork that
+	// happens to come next, deep in the tree and tiny.
+	Rerecord bool
 }
 
 // newSim makes the machine with P-1 workers, parked, and seats more

@@ -72,3 +72,24 @@ func TestBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestFib: the fork tree is deterministic, charges at least its plain
+// recursion's work, and keeps the bounds, under each rule weighed.
+func TestFib(t *testing.T) {
+	for _, m := range []sim.Machine{sim.VM, sim.Bare} {
+		for _, p := range []int{1, 2, 8, 64} {
+			for _, alt := range []bool{false, true} {
+				cfg := sim.Config{Machine: m, P: p, Seed: 3, WakePerJob: alt, Rerecord: alt}
+				r := sim.Fib(cfg, 24, 2)
+				require.Equal(t, r, sim.Fib(cfg, 24, 2))
+				name := fmt.Sprintf("%s/P=%d/alt=%v", m.Name, p, alt)
+				assert.GreaterOrEqual(t, r.Busy, r.T1, name)
+				assert.GreaterOrEqual(t, r.T, r.T1/sim.Dur(p), name)
+				assert.LessOrEqual(t, r.Busy, r.T*sim.Dur(p), name)
+				if p == 1 {
+					assert.Zero(t, r.Forks, "%s: a pool of one processor promotes nothing", name)
+				}
+			}
+		}
+	}
+}
