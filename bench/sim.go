@@ -240,10 +240,13 @@ func simCalibrate() (sim.Costs, sim.Machine) {
 	m := sim.VM
 	m.Name = "this machine"
 	m.Clock = simPer(1_000_000, func() { sinkDur = time.Since(simT0) })
-	m.Yield = simMedian(20_001, simYield)
 
 	p := par.NewPool(par.Workers(1))
 	defer p.Close()
+	// Yields as a participant makes them: on the pool's seat, its worker
+	// parked (BenchmarkYield in internal/sched).
+	time.Sleep(time.Millisecond)
+	par.Do(func(*par.Worker) { m.Yield = simMedian(20_001, simYield) }, par.OnPool(p))
 	const splits = 1 << 16
 	m.Fork = simMin(5, func() { par.ForRange(splits, func(lo, hi int) {}, par.WithGrain(1), par.OnPool(p)) }) / splits
 
@@ -309,14 +312,18 @@ func simMedian(k int, f func()) time.Duration {
 }
 
 // simMeet returns the median time from a Join on p to the moment both its
-// halves run, each spinning until the other has started: after idle
-// (sleeping idle, so that the worker parks: a wake-up), or with the
-// worker still searching after the Join before (idle 0: a steal).
+// halves run, each spinning until the other has started: after idle of
+// the caller's own work, long enough for the worker to park (a wake-up),
+// or with the worker still searching after the Join before (idle 0: a
+// steal).
 func simMeet(p *par.Pool, idle time.Duration) time.Duration {
 	var lat []time.Duration
 	for range 101 {
-		if idle > 0 {
-			time.Sleep(idle)
+		// The caller stays busy while the worker parks, as a caller runs
+		// its sequential work between calls: a process that sleeps whole
+		// lets both processors halt, and its wake-up measured 1.8 ms here
+		// where BenchmarkWake, whose caller polls, measures 80-100 µs.
+		for d := time.Now(); time.Since(d) < idle; {
 		}
 		var left, right atomic.Int64
 		t0 := time.Now()
