@@ -215,11 +215,11 @@ func stringsRepeat(s string, n int) string {
 // the pool's fork, steal and wake-up cost, through par's public API.
 func simCalibrate() (sim.Costs, sim.Machine) {
 	c := sim.DefaultCosts
-	t1 := simMin(5, func() { sink64 = w1Leaf(0, 10_000_000) })
+	t1 := simMin(5, func() { simSink.Store(w1Leaf(0, 10_000_000)) })
 	c.W1 = float64(t1) / 10_000_000
 	// W2's and W3's totals fix an element's base and its cost a step.
-	t2 := simMin(5, func() { sink64 = w2Leaf(0, 400_000) })
-	t3 := simMin(5, func() { sink64 = w3Leaf(20_000)(0, 20_000) })
+	t2 := simMin(5, func() { simSink.Store(w2Leaf(0, 400_000)) })
+	t3 := simMin(5, func() { simSink.Store(w3Leaf(20_000)(0, 20_000)) })
 	var s2, s3 float64
 	for i := range 400_000 {
 		s2 += float64(i%100 + 1)
@@ -235,11 +235,13 @@ func simCalibrate() (sim.Costs, sim.Machine) {
 	if c.Base < 0 {
 		c.Base, c.Step = 0, float64(t2)/s2
 	}
-	c.Fib = float64(simMin(5, func() { sink64 = fib(27) })) / fibCalls(27)
+	c.Fib = float64(simMin(5, func() { simSink.Store(fib(27)) })) / fibCalls(27)
 
 	m := sim.VM
 	m.Name = "this machine"
-	m.Clock = simPer(1_000_000, func() { sinkDur = time.Since(simT0) })
+	var since time.Duration
+	m.Clock = simPer(1_000_000, func() { since += time.Since(simT0) })
+	simSink.Store(uint64(since))
 
 	p := par.NewPool(par.Workers(1))
 	defer p.Close()
@@ -251,7 +253,7 @@ func simCalibrate() (sim.Costs, sim.Machine) {
 	m.Fork = simMin(5, func() { par.ForRange(splits, func(lo, hi int) {}, par.WithGrain(1), par.OnPool(p)) }) / splits
 
 	// A short call with a known site: its time less its loop's.
-	body := func(lo, hi int) { sink64 = w2Leaf(lo, hi) }
+	body := func(lo, hi int) { simSink.Store(w2Leaf(lo, hi)) }
 	loop := simMin(20, func() {
 		for range 100 {
 			body(0, 100)
@@ -272,8 +274,8 @@ func simCalibrate() (sim.Costs, sim.Machine) {
 }
 
 var (
-	sink64  uint64
-	sinkDur time.Duration
+	// simSink keeps the timed loops' results alive.
+	simSink atomic.Uint64
 	simT0   = time.Now()
 )
 
