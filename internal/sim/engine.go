@@ -60,6 +60,7 @@ func (c *call) fold(w *part, r *run, lo, hi int) {
 	}
 	w.noteWork()
 	w.advance(c.load.cost(lo, hi) + int64(c.s.m.Step))
+	w.last = c.s.now
 	r.live, r.end = true, hi
 	c.folded += hi - lo
 	w.runs++

@@ -78,6 +78,7 @@ type part struct {
 
 	// per-call figures
 	first  int64 // when it first ran work of the current scenario, or -1
+	last   int64 // when its last fold ended
 	wakes  int
 	steals int
 	runs   int // pieces run: leaves and steps folded

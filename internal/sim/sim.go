@@ -132,6 +132,11 @@ type Result struct {
 	Spans  [][2]int
 	// Busy is the participants' time in work and overheads, summed.
 	Busy time.Duration
+	// Start and End sum, over the participants, the time from the call's
+	// start to their first work (all of T for one that never worked) and
+	// from their last fold to the call's end: the idle time of the ramp-up
+	// and of the end. The rest of P*T - Busy is idle in between.
+	Start, End time.Duration
 }
 
 // Bound returns T1/P + Tinf.
@@ -189,6 +194,10 @@ func (s *Sim) measure(w *part, l Load, minLen int) Result {
 		if x.first >= 0 {
 			r.Worked++
 			r.Ramp = max(r.Ramp, time.Duration(x.first-c.start))
+			r.Start += time.Duration(x.first - c.start)
+			r.End += time.Duration(c.end - max(x.last, x.first))
+		} else if x.pool || x == w {
+			r.Start += r.T
 		}
 	}
 	return r

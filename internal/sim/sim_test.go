@@ -67,6 +67,7 @@ func TestBounds(t *testing.T) {
 					assert.GreaterOrEqual(t, r.Busy, r.T1-sim.Dur(l.N)/1000, name) // rounding: under 1 ns a step
 					assert.LessOrEqual(t, r.Busy, r.T*sim.Dur(p), name)
 					assert.LessOrEqual(t, r.Worked, p, name)
+					assert.LessOrEqual(t, r.Start+r.End, r.T*sim.Dur(p), name)
 				}
 			}
 		}
