@@ -461,3 +461,80 @@ func TestErrNilArgs(t *testing.T) {
 		_ = par.ForEachErr(nilCtx, []int(nil), func(context.Context, int) error { return nil })
 	})
 }
+
+// onOtherGoroutine calls f on a goroutine of its own and returns what f
+// panicked with, or nil.
+func onOtherGoroutine(f func()) (r any) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { r = recover() }()
+		f()
+	}()
+	<-done
+	return r
+}
+
+// TestForeignHandlePanics: a handle used on a goroutine that does not own
+// it (a goroutine the caller started, or the handle kept past its call)
+// panics at the call, naming the function and the handle, instead of
+// pushing onto or popping from another goroutine's deque, which deadlocked
+// or corrupted the pool; the pool stays usable, with the race detector or
+// without.
+func TestForeignHandlePanics(t *testing.T) {
+	if !par.HandlesChecked() {
+		t.Skip("no goroutine identity on this platform: handles are not checked")
+	}
+	nop := func(*par.Worker) {}
+	zero := func(*par.Worker, int) int { return 0 }
+	msg := func(name string) string {
+		return "par: " + name + ": w is not the calling goroutine's handle: pass the handle given to the calling function (a task's own, not its caller's); a handle is valid only in that function, on its goroutine"
+	}
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		ran := false
+		cases := []struct {
+			name string
+			use  func(w *par.Worker)
+		}{
+			{"Worker.Join", func(w *par.Worker) { w.Join(func(*par.Worker) { ran = true }, nop) }},
+			{"Join2", func(w *par.Worker) { par.Join2(w, zero, 1, func(*par.Worker, int) int { ran = true; return 0 }, 2) }},
+		}
+		for _, c := range cases {
+			par.Do(func(w *par.Worker) {
+				require.Equal(t, msg(c.name), onOtherGoroutine(func() { c.use(w) }), "on another goroutine during the call")
+			}, opts...)
+			var kept *par.Worker
+			par.Do(func(w *par.Worker) { kept = w }, opts...)
+			require.Equal(t, msg(c.name), panicValue(t, func() { c.use(kept) }), "kept past its call")
+		}
+		par.Scope(func(s *par.Spawner, w *par.Worker) {
+			require.Equal(t, msg("Spawner.Spawn"), onOtherGoroutine(func() { s.Spawn(w, func(*par.Worker) { ran = true }) }))
+		}, opts...)
+		require.NoError(t, par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, w *par.Worker) error {
+			require.Equal(t, msg("Group.Spawn"), onOtherGoroutine(func() {
+				g.Spawn(w, func(context.Context, *par.Worker) error { ran = true; return nil })
+			}))
+			return nil
+		}, opts...))
+		require.False(t, ran, "a call with a foreign handle ran a function")
+		// A task that spawns with its caller's handle: a panic at the Spawn
+		// when a pool worker runs the task, a task of the scope when the
+		// caller does (the handle is then its own).
+		for range 20 {
+			r := func() (r any) {
+				defer func() { r = recover() }()
+				par.Scope(func(s *par.Spawner, w *par.Worker) {
+					for range 4 {
+						s.Go(func(*par.Worker) { s.Spawn(w, nop) })
+					}
+				}, opts...)
+				return nil
+			}()
+			if r != nil {
+				require.Equal(t, msg("Spawner.Spawn"), r)
+			}
+		}
+		requireUsable(t, p)
+	}
+}

@@ -99,12 +99,22 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 		}
 		panic(nilJoinMessage("Worker.Join", a == nil, b == nil))
 	}
+	if !w.sched().Mine() {
+		panic(foreignMessage("Worker.Join", "w"))
+	}
 	Join2(w, callHalf, a, callHalf, b)
 }
 
 func callHalf(w *Worker, f func(w *Worker)) struct{} {
 	f(w)
 	return struct{}{}
+}
+
+// foreignMessage is the panic of a call given a handle that the calling
+// goroutine does not own (see sched.Worker.Mine): a handle captured by a task
+// or by a goroutine, or kept past its call.
+func foreignMessage(name, param string) string {
+	return "par: " + name + ": " + param + " is not the calling goroutine's handle: pass the handle given to the calling function (a task's own, not its caller's); a handle is valid only in that function, on its goroutine"
 }
 
 func nilJoinMessage(name string, aNil, bNil bool) string {
@@ -165,8 +175,13 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 // holds the other from thieves until it returns. Halves that block belong
 // in Join or Scope, whose forks are stealable at once.
 //
-// Join2 does not check w: a nil w panics with the runtime's nil dereference,
-// since a check would keep the compiler from inlining the fork.
+// Join2 checks w only where its fork looks at the planner (the first
+// levels of every recursion, and promotions): a handle used on a goroutine
+// that does not own it panics there, naming Join2 and w, before it touches
+// the worker; until then its forks are plain calls, which touch nothing of
+// the worker. A nil w panics with the runtime's nil dereference: a check in
+// the fast path would cost 84 of the compiler's inlining budget of 80 (go
+// build -gcflags=-m=2 ./par), and the fork its inlining.
 func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (ra RA, rb RB) {
 	// The fast path must stay small enough for the compiler to inline it into
 	// the caller (TestJoin2Inlines): not inlined, fib(32) ran at 0.62-0.66
@@ -234,6 +249,9 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 		panic(join2ArgsMessage(fa == nil, fb == nil))
 	}
 	sw := w.sched()
+	if !sw.Mine() { // before anything of sw is touched: its records and deque are its owner's
+		panic(foreignMessage("Join2", "w"))
+	}
 	l := sw.Look()
 	period := split.Period(l.Cost)
 	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period, l.Procs)

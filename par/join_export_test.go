@@ -3,6 +3,7 @@ package par
 import (
 	"unsafe"
 
+	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
 )
 
@@ -20,3 +21,7 @@ func (p *Pool) Promotions() uint64 { return p.p.Promotions() }
 
 // JoinEager is the sorts' fork: b stealable at once.
 func JoinEager(w *Worker, a, b func(w *Worker)) { w.joinEager(a, b) }
+
+// HandlesChecked reports whether this platform tells goroutines apart for
+// the handle checks (sched.Worker.Mine).
+func HandlesChecked() bool { return sched.HandlesChecked() }

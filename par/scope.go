@@ -31,7 +31,8 @@ type scopeTasks struct {
 
 // check panics if the handle (c, named recv in messages) is nil, if its
 // scope has ended (a handle kept past its scope would start a task that
-// nothing waits for), if w is nil for a Spawn, or if the task is nil
+// nothing waits for), if w is nil or not the calling goroutine's for a
+// Spawn, or if the task is nil
 // (noTask). method names the call, such as "Spawner.Spawn". Any goroutine.
 func (c *scopeTasks) check(method, recv string, spawn bool, w *Worker, noTask bool) {
 	switch {
@@ -41,6 +42,8 @@ func (c *scopeTasks) check(method, recv string, spawn bool, w *Worker, noTask bo
 		panic("par: " + method + ": the scope has ended")
 	case spawn && w == nil:
 		panic("par: " + method + ": w is nil")
+	case spawn && !w.sched().Mine(): // a push from a goroutine that does not own the deque would corrupt it
+		panic(foreignMessage(method, "w"))
 	case noTask:
 		panic("par: " + method + ": f is nil")
 	}

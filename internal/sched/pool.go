@@ -119,6 +119,7 @@ func (p *Pool) acquire() *Worker {
 		p.freeSeats = w.next
 		w.next = nil
 		p.mu.Unlock()
+		w.hold()
 		w.call = p.callID(w)
 		w.beginBusy() // the caller works on its own call from now on
 		return w
@@ -130,6 +131,7 @@ func (p *Pool) acquire() *Worker {
 	t[len(old)] = w
 	p.table.Store(&t) // publishes the new seat to thieves
 	p.mu.Unlock()
+	w.hold()
 	w.call = p.callID(w)
 	w.beginBusy()
 	return w
@@ -138,6 +140,7 @@ func (p *Pool) acquire() *Worker {
 // release returns a seat after its call; its deque is empty by then, since
 // every fork waits for its other half.
 func (p *Pool) release(w *Worker) {
+	w.holder.Store(0) // a handle kept past its call is nobody's
 	w.endBusy()
 	w.publish()
 	p.mu.Lock()

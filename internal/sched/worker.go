@@ -55,6 +55,12 @@ type Worker struct {
 	// moves it from true to false owns the single wake-up token.
 	asleep atomic.Bool
 
+	// holder is the goroutine that owns the worker (getg; 0: none, between
+	// a seat's calls). Written by that goroutine when it takes the worker
+	// (Hold, Pool.acquire, loop) or gives it back; read by any goroutine
+	// whose call was given the handle (Mine).
+	holder atomic.Uintptr
+
 	// Owner only.
 	rng   uint64
 	local counters // published to pub at transitions
@@ -89,6 +95,21 @@ func newWorker(p *Pool, index int, isPool bool) *Worker {
 		fk:     forks{open: true},
 	}
 }
+
+// Mine reports whether the calling goroutine owns w: a handle carried to
+// another goroutine (a task that captured its caller's handle, a goroutine
+// the user started), or kept past its call, does not, and a method that
+// pushes or pops on w must not run there (Chase-Lev's owner end is one
+// goroutine's). It costs a call of a few instructions; where no assembly
+// reads the goroutine's identity (see getg) it reports true. Any goroutine.
+func (w *Worker) Mine() bool {
+	g := getg()
+	return g == 0 || w.holder.Load() == g // stored by the owner on its own goroutine before it ran anything with w
+}
+
+// hold makes the calling goroutine w's owner, for Mine. By the goroutine
+// that takes w, before it runs anything with it.
+func (w *Worker) hold() { w.holder.Store(getg()) }
 
 // Pool returns the pool w belongs to. Any goroutine.
 func (w *Worker) Pool() *Pool { return w.pool }
@@ -140,6 +161,7 @@ func (w *Worker) loop() {
 	// A goroutine inherits its creator's profiler labels: a worker started
 	// by a labelled caller must not carry them into every call it helps.
 	pprof.SetGoroutineLabels(context.Background())
+	w.hold() // also after a Goexit, on the goroutine that replaces the last
 	p := w.pool
 	normal := false
 	defer func() {
