@@ -103,13 +103,14 @@ func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] 
 		var zero R
 		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
 		m.run(seq, func(e E) bool {
-			if !m.alone {
+			if m.pos >= m.next && !m.look() {
 				return m.push(e)
 			}
+			m.pos++
 			if !yield(f(e)) {
 				return m.stop()
 			}
-			return m.tick()
+			return true
 		})
 	}
 }
@@ -158,13 +159,14 @@ func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.S
 		m := &filterSeq[E]{keep: keep, yield: yield}
 		m.init(c, m, seqShape{outBytes: 1})
 		m.run(seq, func(e E) bool {
-			if !m.alone {
+			if m.pos >= m.next && !m.look() {
 				return m.push(e)
 			}
+			m.pos++
 			if keep(e) && !yield(e) {
 				return m.stop()
 			}
-			return m.tick()
+			return true
 		})
 	}
 }
@@ -212,11 +214,12 @@ func ForEachSeq[E any](seq iter.Seq[E], f func(E), opts ...Option) {
 	m := &forEachSeq[E]{f: f}
 	m.init(configure(opts), m, seqShape{})
 	m.run(seq, func(e E) bool {
-		if !m.alone {
+		if m.pos >= m.next && !m.look() {
 			return m.push(e)
 		}
+		m.pos++
 		f(e)
-		return m.tick()
+		return true
 	})
 }
 
@@ -252,11 +255,12 @@ func ReduceSeq[E any](seq iter.Seq[E], identity E, op func(E, E) E, opts ...Opti
 	m := &reduceSeq[E]{identity: identity, op: op, acc: identity}
 	m.init(configure(opts), m, seqShape{carries: true})
 	m.run(seq, func(e E) bool {
-		if !m.alone {
+		if m.pos >= m.next && !m.look() {
 			return m.push(e)
 		}
+		m.pos++
 		m.acc = op(m.acc, e)
-		return m.tick()
+		return true
 	})
 	return m.acc
 }
@@ -303,13 +307,14 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 		panic("par: SumSeq: seq is nil")
 	}
 	m := &sumSeq[E]{}
-	m.init(configure(opts), m, seqShape{carries: true, tail: true, minPiece: split.Block, fixed: sumSeqBatch})
+	m.init(configure(opts), m, seqShape{carries: true, tail: true, fixed: sumSeqBatch})
 	m.run(seq, func(e E) bool {
-		if !m.alone {
+		if m.pos >= m.next && !m.look() {
 			return m.push(e)
 		}
 		m.st.add(e, m.pos) // stints alone begin at multiples of sumSeqBatch
-		return m.tick()
+		m.pos++
+		return true
 	})
 	return m.st.total(m.pos + m.n)
 }

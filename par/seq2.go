@@ -50,11 +50,12 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 	m := &forEachSeq[pair[K, V]]{f: func(p pair[K, V]) { f(p.k, p.v) }}
 	m.init(configure(opts), m, seqShape{})
 	m.run(pairs(seq), func(p pair[K, V]) bool {
-		if !m.alone {
+		if m.pos >= m.next && !m.look() {
 			return m.push(p)
 		}
+		m.pos++
 		f(p.k, p.v)
-		return m.tick()
+		return true
 	})
 }
 
@@ -79,13 +80,14 @@ func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) i
 		var zero R
 		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
 		m.run(pairs(seq), func(p pair[K, V]) bool {
-			if !m.alone {
+			if m.pos >= m.next && !m.look() {
 				return m.push(p)
 			}
+			m.pos++
 			if !yield(f(p.k, p.v)) {
 				return m.stop()
 			}
-			return m.tick()
+			return true
 		})
 	}
 }

@@ -13,206 +13,292 @@ import (
 )
 
 // The engine of the ...Seq functions. A sequence cannot be cut in halves: its
-// length is unknown and only the calling goroutine may pull it. So the caller
-// pulls, and the work is cut in time instead: the caller fills a batch, queues
-// it on the pool, and goes on pulling while workers process it, each batch
-// being a range that the engine may cut further for idle workers. At
-// most a fixed number of batches are held at once (seqSlotsPerWorker per
-// worker), and results are handed over in order, each batch as soon as it and
-// those before it are done.
+// length is unknown and only the calling goroutine may pull it, from inside
+// the loop that seq runs. So the caller pulls, and the work is cut in time:
+// the caller fills a piece (a run of consecutive elements), publishes it, and
+// every participant, the pool's workers and the caller alike, claims the
+// oldest published piece no one has taken, processes it and marks it done.
+// The caller hands the pieces over (emits them) in order, each as soon as it
+// and those before it are done. It takes part between two pulls, from inside
+// the loop body that seq calls: after each piece it publishes it computes
+// pieces while enough are published for the workers to go on meanwhile, and
+// goes back to pulling when no more are; so pulling the next piece overlaps
+// the workers' computing of the last ones, and a sequence slow to pull keeps
+// the caller pulling while the workers compute.
 //
-// The caller's own part (pulling, copying into the batch, handing results
-// over) is serial, so batching pays only when the work per element outweighs
-// what batching adds to that part. The engine measures both and moves between
-// two modes:
+// The pieces live in a ring of slots (seqSlotsPer per participant, plus two),
+// which bounds the memory of a pass; the caller fills a slot only once the
+// piece it held has been emitted, and, when every slot is taken and nothing is
+// left to claim, waits for the oldest.
+//
+// The caller's own part (pulling, copying into a piece, handing results over)
+// is serial, so pieces pay only when the work per element outweighs what they
+// add to that part. The engine measures both and moves between two modes:
 //
 //   - alone: each element goes through the operation at once on the caller,
 //     as in the plain loop, with a look at the clock every few thousand
-//     elements. Every pass begins so, as run does, which keeps a short sequence
-//     about as cheap as a loop over a sequence that the compiler cannot
-//     inline; after a stint (split.PrefixBudget at first) it tries the pool.
-//   - on the pool: batches as above. Each batch records the time of its work;
-//     the caller records the time of its own part. When the work per element
-//     falls below half the caller's part, the pool cannot pay: the engine hands
-//     over what is in flight and goes back to working alone, for a stint twice
-//     as long as the last one (up to seqMaxStint), so that a cheap operation
-//     spends almost all its time in the plain loop while a change in cost is
-//     still noticed.
+//     elements. Every pass begins so, which keeps a short sequence about as
+//     cheap as a loop over a sequence that the compiler cannot inline; after
+//     a stint (split.PrefixBudget at first) it tries the pool.
+//   - on the pool: pieces as above. The caller times each window of
+//     seqWindow: when the elements it handed over took as long as they would
+//     have alone (measured in the last stint alone, or estimated from what
+//     the pieces and the caller's part cost), the pool does not pay: the
+//     engine drains the pieces in flight and goes back to working alone, for
+//     a stint twice as long as the last one (up to seqMaxStint), so that a
+//     cheap operation spends almost all its time in the plain loop while a
+//     change in cost is still noticed.
 //
 // With a fixed grain the engine stays on the pool: the caller asked for it.
 
 const (
-	// seqSlotsPerWorker is the number of batches held per worker of the pool,
-	// the one being filled included (plus one). Two keep every worker busy
-	// while the caller waits for the oldest; more only hold more memory.
-	seqSlotsPerWorker = 2
-	// seqBatchTime is the time a batch is sized to take on one goroutine
-	// (the caller's part and the work): large enough that queueing it and
-	// handing it back stays cheap (about a microsecond when workers are awake,
-	// tens when one must be woken), small enough that the first results come
-	// soon and the last batches spread over the workers.
-	seqBatchTime = 100 * time.Microsecond
-	// seqBatchBytes bounds the memory of one batch, inputs and per-element
-	// outputs, whatever the timing says: it is what bounds the memory of a pass.
-	seqBatchBytes = 256 << 10
+	// seqSlotsPer is the number of pieces held per participant, the pool's
+	// workers and the caller; a pass holds seqSlotsPer*participants+2. It
+	// covers, per participant, a piece being processed and one waiting to be
+	// claimed, with room for pieces done behind a slower one.
+	seqSlotsPer = 4
+	// seqPieceTime is about the longest a piece takes: long enough that what
+	// a piece costs to publish, claim and hand over (under a microsecond) is
+	// paid rarely, short enough that the participant that takes the last
+	// piece of a pass does not keep the others waiting long. A pass begins
+	// with shorter pieces (seqPieceShare): its end may be near.
+	seqPieceTime = 50 * time.Microsecond
+	// seqPieceShare: a piece is sized to take at most this fraction of the
+	// time the pass has run, so that a short pass is cut finer, but no less
+	// than seqMinPieceTime.
+	seqPieceShare   = 32
+	seqMinPieceTime = 4 * time.Microsecond
+	// seqPieceBytes bounds the memory of one piece, inputs and per-element
+	// outputs, whatever the timing says: it is what bounds the memory of a
+	// pass.
+	seqPieceBytes = 64 << 10
 	// seqMaxStep bounds the number of elements between two looks at the clock
 	// when alone: a few microseconds of the cheapest loop.
 	seqMaxStep = 4096
-	// seqMaxStint is the longest stint alone between two tries of the pool:
-	// a try that does not pay costs about two batches of extra work, a few
-	// per cent of this.
+	// seqMaxStint is the longest stint alone between two tries of the pool.
 	seqMaxStint = 10 * time.Millisecond
+	// seqWindow is how long the caller times the pool before it judges
+	// whether the pool pays; a try of the pool lasts at least that long.
+	seqWindow = 200 * time.Microsecond
+	// seqSpins is how many times a caller waiting for a piece looks at it
+	// again, yielding in between, before it blocks: a piece being processed
+	// is usually done within microseconds, and a wake-up costs as much.
+	seqSpins = 64
 )
 
 // seqFlip, set by tests only, makes every pass change mode as often as it can,
-// with batches of varied lengths: to the pool at the first look at the clock,
-// and back alone after every batch handed over.
+// with pieces of varied lengths: to the pool at the first look at the clock,
+// and back alone after every piece handed over.
 var seqFlip atomic.Bool
 
-// seqAlgebra is what one of the ...Seq functions does with a batch: the
-// algebra, kept apart from the batching as a split.Work is kept apart from
-// the engine. V is the value of a batch (or of a piece of one), and k the index of
-// the slot that holds it, for outputs kept per element. What it does with an
-// element when the engine works alone is in the function given to run.
+// seqAlgebra is what one of the ...Seq functions does with a piece: the
+// algebra, kept apart from the pass as a split.Work is kept apart from the
+// engine.
+// V is the value of a piece, and k the index of the slot that holds it, for
+// outputs kept per element. What it does with an element when the engine
+// works alone is in the function given to run.
 type seqAlgebra[E, V any] interface {
-	// leaf processes in[lo:hi] of the batch in slot k; any goroutine.
+	// leaf processes in[lo:hi] of the piece in slot k; any goroutine.
 	leaf(k int, in []E, lo, hi int) V
-	// combine merges the values of two adjacent pieces.
+	// combine merges the values of two adjacent runs of a piece.
 	combine(left, right V) V
-	// slots is told the number of slots before any batch is queued, and
-	// prepare makes slot k's outputs ready for a batch of n elements before it
-	// is processed; caller only.
+	// slots is told the number of slots before any piece is published, and
+	// prepare makes slot k's outputs ready for a piece of n elements before
+	// it is published; caller only.
 	slots(n int)
 	prepare(k, n int)
-	// emit hands the batch in slot k over, on the caller and in order, and
+	// emit hands the piece in slot k over, on the caller and in order, and
 	// reports whether to go on.
 	emit(k int, in []E, v V) bool
-	// tail processes the last, partial batch on the caller, if the shape says
-	// so, instead of as a range (SumSeq: its tree is not that of a range).
+	// tail processes the last, partial piece on the caller, if the shape says
+	// so, instead of as a piece (SumSeq: its tree is not that of a range).
 	tail(in []E)
 }
 
 // seqShape is what the engine must know of an algebra beyond its methods.
 type seqShape struct {
-	// outBytes is the memory of the outputs per element, for the batch cap.
+	// outBytes is the memory of the outputs per element, for the piece cap.
 	outBytes int
-	// carries: V carries a value, so pieces must be combined.
+	// carries: V carries a value, so runs of a piece must be combined.
 	carries bool
-	// tail: the last, partial batch goes to the algebra's tail.
+	// tail: the last, partial piece goes to the algebra's tail.
 	tail bool
-	// minPiece, when positive, is the shortest piece a batch may be cut into
-	// (SumSeq: pieces must be whole subtrees, no shorter than a block).
-	minPiece int
-	// fixed, when positive, is the length of every batch, and modes change
+	// fixed, when positive, is the length of every piece, and modes change
 	// only at multiples of it (SumSeq: its tree must not depend on timing).
 	fixed int
 }
 
-// seqRun is the state of one pass over a sequence. Caller only.
+// seqRun is the state of one pass over a sequence. Its fields are the
+// caller's unless said otherwise.
 type seqRun[E, V any] struct {
 	c     config
 	alg   seqAlgebra[E, V]
 	shape seqShape
 
-	pos     int  // elements pulled so far
+	pos     int  // elements processed alone or published in pieces
 	stopped bool // the consumer stopped, or the pass is being torn down
+	alone   bool
+	start   time.Time // when the pass began
 
 	// Alone.
-	alone    bool
-	next     int // pos at which to look at the clock
+	next     int // pos at which to look at the clock; 0 on the pool
 	step     int
 	stint    time.Time     // when the current stint alone began
 	stintPos int           // pos then
 	stintLen time.Duration // how long it may last
+	// costAlone is the time of an element alone, in nanoseconds, measured
+	// in the last stint alone (0: none yet).
+	costAlone float64
 
-	// On the pool: a ring of slots, head the oldest in flight.
-	slots    []*seqSlot[E, V]
-	head     int
-	inflight int
-	fill     *seqSlot[E, V] // being filled; not in flight
-	buf      []E            // fill's buffer; len(buf) <= size
-	n        int            // elements in buf
-	size     int            // the length at which a batch is queued
-	minSize  int
-	maxSize  int
-	capSize  int       // what seqBatchBytes allows; a longer batch (a grain, a minimum length) grows as it fills
-	filling  time.Time // when the caller began to fill
-	gen      uint64    // numbers the batches queued, for their tickets
-	leave    bool      // the pool does not pay: go back to alone
-	first    bool      // the next batch is the first of a stint on the pool
-	// Costs in nanoseconds per element, smoothed over the batches: of the
-	// work, wherever it ran, and of the caller's part in filling and emitting.
+	// On the pool.
+	pool    *sched.Pool
+	workers int              // the pool's
+	ring    []*seqSlot[E, V] // piece q lives in ring[q%len(ring)]; set before the first job
+	head    int64            // the oldest piece not yet emitted
+	tail    int64            // the piece being filled: pieces [head, tail) are published
+	fill    *seqSlot[E, V]
+	buf     []E // fill's buffer; len(buf) <= size
+	n       int // elements in buf
+	size    int // the length at which a piece is published
+	minSize int
+	capSize int       // what seqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
+	filling time.Time // when the caller began to fill
+	leave   bool      // the pool does not pay: drain and go back to alone
+	// The window that judges the pool: begun at winStart, when emitted
+	// elements had been handed over in this stint.
+	winStart   time.Time
+	winEmitted int
+	emitted    int
+	// Costs in nanoseconds per element, smoothed over the pieces: of the
+	// work, wherever it ran, and of the caller's part in filling and
+	// emitting.
 	costWork, costFill, costEmit float64
+
+	// Shared with the workers, each on a cache line of its own.
+	_ [64]byte
+	// pub is the number of pieces published: written by the caller once
+	// the piece's slot is ready, read by those who claim.
+	pub atomic.Int64
+	_   [56]byte
+	// claimed is the number of pieces claimed, by anyone: a participant
+	// that moves it from q to q+1 while q < pub processes piece q.
+	claimed atomic.Int64
+	_       [56]byte
+	// active counts the pass's jobs injected in the pool and not yet
+	// retired (see retire).
+	active atomic.Int32
+	// waiting is set while the caller waits for a piece (await), so that
+	// the participant that finishes one sends on wake.
+	waiting atomic.Bool
+	wake    chan struct{} // cap 1
 }
 
-// seqSlot holds one batch.
+// seqSlot holds one piece.
 type seqSlot[E, V any] struct {
 	k    int
-	r    *seqRun[E, V]
 	in   []E
 	work split.Work[some[V]]
-	gen  uint64
-	// cancelled is set when the pass drops the batch's result: its pieces
-	// not yet started are skipped.
+	// cancelled is set when the pass drops the piece's result: a piece
+	// claimed but not yet started is skipped.
 	cancelled atomic.Bool
-	// done: no worker will touch the batch again, because the caller
-	// processed it, took it back to do so, or received its token.
-	done bool
 
-	// ticket is gen while the batch is queued and nobody has taken it; the
-	// worker or the caller that swaps it to 0 processes the batch. So the
-	// caller can take back a batch that no worker has started, and a job left
-	// over from an earlier batch of the slot can never run a later one.
-	ticket atomic.Uint64
-
-	// Written by whoever processes the batch, before the send on token (a
-	// worker) or before the caller reads them (the caller itself).
+	// Written by whoever processes the piece before done is set, read by the
+	// caller after it sees done.
 	v   V
 	dur time.Duration
 	p   *sched.Panic
 
-	token chan struct{} // cap 1; a worker that took the batch sends once it is done
-	// waiting is set by the caller before it blocks on token, so that the
-	// worker that sends yields its processor to it.
-	waiting atomic.Bool
+	// done is set by whoever processed the piece, after the writes above;
+	// the caller clears it before it publishes the slot's next piece.
+	done atomic.Bool
 }
 
-// seqJob is the task of one batch on the pool's injection queue.
+// seqJob is the task that the pass injects in the pool: it claims and
+// processes pieces until none is left to claim.
 type seqJob[E, V any] struct {
 	sched.Job
-	s   *seqSlot[E, V]
-	gen uint64
+	r *seqRun[E, V]
 }
 
 func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[seqJob[E, V]](j)
-	s := t.s
-	if !s.ticket.CompareAndSwap(t.gen, 0) { // the caller took the batch back, or this job is stale
-		return
+	r := sched.Payload[seqJob[E, V]](j).r
+	if l := r.c.Labels; l != nil {
+		defer w.Label(w.Label(l)) // the pieces are the call's work
 	}
-	if l := s.r.c.Labels; l != nil {
-		defer w.Label(w.Label(l)) // the batch is the call's work
-	}
-	normal := false
+	var s *seqSlot[E, V] // the piece being processed
 	defer func() {
-		if !normal {
+		if s != nil { // f panicked or called runtime.Goexit
 			s.p = sched.Recovered(recover())
-		}
-		s.token <- struct{}{} // hands s.v, s.dur, s.p and the outputs to the caller
-		if s.waiting.Load() {
-			// The caller, just readied, would wait for this processor until
-			// this worker runs out of batches; it is what feeds them.
-			runtime.Gosched()
+			r.active.Add(-1)
+			r.complete(s)
 		}
 	}()
-	s.process(w)
-	normal = true
+	for {
+		if s = r.claim(); s == nil {
+			if !r.retire() {
+				return
+			}
+			continue
+		}
+		s.process(w, &r.c.Config)
+		done := s
+		s = nil
+		r.complete(done)
+	}
 }
 
-// process runs the batch on w's pool, cut by the pass's splitter.
-func (s *seqSlot[E, V]) process(w *sched.Worker) {
+// claim takes the oldest published piece that nobody has claimed, or
+// returns nil if there is none. Any goroutine.
+func (r *seqRun[E, V]) claim() *seqSlot[E, V] {
+	for {
+		q := r.claimed.Load()
+		if q >= r.pub.Load() { // the caller's store of pub hands over the slot's piece
+			return nil
+		}
+		if r.claimed.CompareAndSwap(q, q+1) {
+			return r.ring[q%int64(len(r.ring))]
+		}
+	}
+}
+
+// retire ends a job that found nothing to claim, and reports false; or true,
+// keeping the job on, if a piece was published meanwhile and the pass has
+// not as many jobs as workers. The caller publishes, then loads active
+// (inject); retire decrements active, then loads pub: one of the two sees
+// the other's write, so a published piece never waits for a job that has
+// just left. Any goroutine.
+func (r *seqRun[E, V]) retire() bool {
+	r.active.Add(-1)
+	for r.claimed.Load() < r.pub.Load() {
+		a := r.active.Load()
+		if int(a) >= r.workers {
+			return false
+		}
+		if r.active.CompareAndSwap(a, a+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// complete marks s done and wakes the caller if it waits. Any goroutine
+// that processed s; s must not be touched after.
+func (r *seqRun[E, V]) complete(s *seqSlot[E, V]) {
+	s.done.Store(true) // hands s.v, s.dur, s.p and the outputs to the caller
+	if r.waiting.Load() {
+		select {
+		case r.wake <- struct{}{}:
+		default: // a token is already there
+		}
+	}
+}
+
+// process runs the piece in s whole on w, a worker of the pool, or on the
+// caller (w nil: a piece that is never cut needs no seat). It is the one
+// place where the pass calls the engine.
+func (s *seqSlot[E, V]) process(w *sched.Worker, cfg *engine.Config) {
 	t0 := time.Now()
-	s.v = engine.RunOn(w, &s.r.c.Config, len(s.in), s.work, s.r.splitter(w.Pool().Workers(), len(s.in))).v
+	s.v = engine.RunOn(w, cfg, len(s.in), s.work, split.Fixed(len(s.in))).v
 	s.dur = time.Since(t0)
 }
 
@@ -223,13 +309,14 @@ func (r *seqRun[E, V]) init(c config, alg seqAlgebra[E, V], shape seqShape) {
 }
 
 // run pulls seq to its end or until the consumer stops, passing each element
-// to body: while r.alone, body processes the element itself, as the plain loop
-// would, and then calls r.tick (or r.stop if the consumer stopped); otherwise
-// it hands the element to r.push. The operation lives in body rather than
-// behind one more function value so that working alone costs one call per
-// element over the plain loop, not two. When run returns, or panics, no batch
-// of the pass is running or will run: batches not started are dropped, and
-// those running have finished.
+// to body: while r.alone and no look at the clock is due (r.pos < r.next),
+// body processes the element itself, as the plain loop would, and counts it
+// in r.pos; otherwise it calls r.look, and if that reports the pool, hands
+// the element to r.push. The operation lives in body rather than behind one
+// more function value so that working alone costs one call per element over
+// the plain loop, not two. When run returns, or panics, no piece of the pass
+// is being processed or will be: pieces not started are dropped, and those
+// running have finished.
 func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 	normal := false
 	defer func() {
@@ -238,9 +325,10 @@ func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 		}
 	}()
 	if r.c.Grain > 0 {
-		r.toPool(0)
+		r.toPool()
 	} else {
 		r.toAlone()
+		r.start = r.stint
 	}
 	seq(body)
 	if !r.stopped {
@@ -253,13 +341,26 @@ func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 	}
 }
 
-// tick counts an element processed alone, and reports true.
-func (r *seqRun[E, V]) tick() bool {
-	r.pos++
-	if r.pos == r.next {
-		r.lookAtClock()
+// look is called for the element at r.pos when r.pos has reached r.next: on
+// the pool, at once; alone, at a look at the clock, which may end the stint.
+// It reports whether the element is processed alone.
+func (r *seqRun[E, V]) look() bool {
+	if !r.alone {
+		return false
 	}
-	return true
+	el := time.Since(r.stint)
+	if done := r.pos - r.stintPos; done > 0 {
+		r.costAlone = float64(el) / float64(done)
+	}
+	if el <= r.stintLen && !seqFlip.Load() {
+		if r.shape.fixed == 0 {
+			r.step = min(r.step*split.PrefixGrowth, seqMaxStep)
+		}
+		r.next = r.pos + r.step
+		return true
+	}
+	r.toPool()
+	return false
 }
 
 // stop records that the consumer stopped, and reports false.
@@ -268,7 +369,7 @@ func (r *seqRun[E, V]) stop() bool {
 	return false
 }
 
-// push puts one element in the batch being filled.
+// push puts one element in the piece being filled.
 func (r *seqRun[E, V]) push(e E) bool {
 	r.buf[r.n] = e
 	r.n++
@@ -287,95 +388,76 @@ func (r *seqRun[E, V]) toAlone() {
 	r.stint, r.stintPos = time.Now(), r.pos
 }
 
-// lookAtClock ends the stint alone once it has lasted stintLen.
-func (r *seqRun[E, V]) lookAtClock() {
-	el := time.Since(r.stint)
-	if el <= r.stintLen && !seqFlip.Load() {
-		if r.shape.fixed == 0 {
-			r.step = min(r.step*split.PrefixGrowth, seqMaxStep)
+// toPool begins a stint on the pool.
+func (r *seqRun[E, V]) toPool() {
+	r.alone, r.next = false, 0
+	r.pool = r.c.poolNow()
+	now := time.Now()
+	if r.ring == nil {
+		if r.start.IsZero() {
+			r.start = now
 		}
-		r.next = r.pos + r.step
-		return
-	}
-	r.toPool(el / time.Duration(r.pos-r.stintPos))
-}
-
-// toPool begins batching; perElem is the cost of an element alone, if known.
-func (r *seqRun[E, V]) toPool(perElem time.Duration) {
-	r.alone = false
-	if r.slots == nil {
-		workers := r.c.poolNow().Workers()
-		r.slots = make([]*seqSlot[E, V], seqSlotsPerWorker*workers+1)
-		r.alg.slots(len(r.slots))
+		r.workers = r.pool.Workers()
+		r.ring = make([]*seqSlot[E, V], seqSlotsPer*(r.workers+1)+2)
+		r.wake = make(chan struct{}, 1)
+		r.alg.slots(len(r.ring))
 		var zero E
 		r.minSize = max(1, r.c.MinLen)
-		r.capSize = seqBatchBytes / max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes)
-		r.maxSize = max(r.minSize, r.capSize)
-		switch {
-		case r.shape.fixed > 0:
-			r.size = r.shape.fixed
-		case r.c.Grain > 0:
-			r.size = r.c.Grain
-		}
+		r.capSize = max(1, seqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
 	}
-	if r.costWork == 0 {
-		r.resize(float64(perElem))
-	}
-	r.first = true
+	r.winStart, r.winEmitted, r.emitted = now, 0, 0
 	r.startFill()
 }
 
-// resize sizes the next batches to take seqBatchTime at perElem nanoseconds
-// an element, or as large as they may be if perElem is unknown.
-func (r *seqRun[E, V]) resize(perElem float64) {
-	if r.shape.fixed > 0 || r.c.Grain > 0 {
-		return
+// pieceLen returns the length of the next piece: about seqPieceTime's worth
+// at the cost measured, and less while the pass is young (seqPieceShare), or
+// the length that the shape or the options fix.
+func (r *seqRun[E, V]) pieceLen() int {
+	switch {
+	case r.shape.fixed > 0:
+		return r.shape.fixed
+	case r.c.Grain > 0:
+		return r.c.Grain
+	case seqFlip.Load():
+		return max(r.minSize, 1+int(r.tail*7919%300))
 	}
-	n := r.maxSize
-	if perElem > 0 {
-		n = int(min(float64(seqBatchTime)/perElem, float64(r.maxSize)))
+	per := r.costWork
+	if per == 0 {
+		per = r.costAlone
 	}
-	if seqFlip.Load() {
-		n = 1 + int(r.gen*7919%300)
+	n := r.capSize
+	if per > 0 {
+		d := min(float64(seqPieceTime), max(float64(seqMinPieceTime), float64(time.Since(r.start))/seqPieceShare))
+		n = int(min(d/per, float64(r.capSize)))
 	}
-	r.size = max(n, r.minSize)
+	return max(n, r.minSize)
 }
 
-// startFill takes the next free slot to fill.
+// startFill takes the slot of the next piece to fill.
 func (r *seqRun[E, V]) startFill() {
-	i := (r.head + r.inflight) % len(r.slots)
-	s := r.slots[i]
+	i := int(r.tail % int64(len(r.ring)))
+	s := r.ring[i]
 	if s == nil {
-		s = &seqSlot[E, V]{k: i, r: r, token: make(chan struct{}, 1)}
+		s = &seqSlot[E, V]{k: i}
 		s.work = split.Work[some[V]]{
-			Fold: func(acc some[V], lo, hi int) some[V] {
-				if !r.shape.carries {
-					r.alg.leaf(s.k, s.in, lo, hi)
-					return acc
-				}
-				return acc.then(r.alg.leaf(s.k, s.in, lo, hi), r.alg.combine)
-			},
-			Merge: func(a, b some[V]) some[V] { return a.then(b.v, r.alg.combine) },
-			// Batches of a fixed length are whole subtrees of the algebra's
-			// tree (SumSeq): a running leaf may give part of itself away only
-			// along it.
-			Tree:    r.shape.fixed > 0,
+			Leaf:    func(lo, hi int) some[V] { return some[V]{r.alg.leaf(s.k, s.in, lo, hi), true} },
+			Merge:   func(a, b some[V]) some[V] { return a.then(b.v, r.alg.combine) },
 			Settled: func(int) bool { return s.cancelled.Load() },
 		}
-		r.slots[i] = s
+		r.ring[i] = s
 	}
-	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer batch grows as it fills
+	r.size = r.pieceLen()
+	if n := min(r.size, r.capSize); cap(s.in) < n { // a longer piece grows as it fills
 		s.in = make([]E, n)
 	}
-	s.done = false
 	r.fill = s
 	r.buf = s.in[:min(r.size, cap(s.in))]
 	r.n = 0
 	r.filling = time.Now()
 }
 
-// full is called when buf is full: it grows buf up to size, or queues the
-// batch. It reports whether to go on.
+// full is called when buf is full: it grows buf up to size, or publishes the
+// piece. It reports whether to go on.
 func (r *seqRun[E, V]) full() bool {
 	if r.n < r.size {
 		b := make([]E, min(2*r.n, r.size))
@@ -383,100 +465,130 @@ func (r *seqRun[E, V]) full() bool {
 		r.fill.in, r.buf = b, b
 		return true
 	}
-	return r.flush()
+	r.publish()
+	return r.between()
 }
 
-// flush queues the full batch, hands over the batches that are done, and
-// makes room for the next one. It reports whether to go on.
-func (r *seqRun[E, V]) flush() bool {
-	if r.stopped {
-		return false
-	}
+// publish makes the piece being filled available to every participant.
+func (r *seqRun[E, V]) publish() {
 	s := r.fill
 	s.in = r.buf[:r.n]
 	r.pos += r.n
 	r.costFill = smooth(r.costFill, float64(time.Since(r.filling))/float64(r.n))
-	r.queue(s)
-	r.inflight++
-	for r.inflight > 0 && (r.inflight == len(r.slots) || r.ready(r.slots[r.head])) {
-		if !r.handOver() {
+	r.alg.prepare(s.k, r.n)
+	s.cancelled.Store(false)
+	s.done.Store(false)
+	r.tail++
+	r.pub.Store(r.tail) // hands the slot over to whoever claims it
+	r.fill, r.buf, r.n = nil, nil, 0
+	r.inject()
+}
+
+// inject starts a job on the pool if the pass has fewer running than there
+// are pieces waiting to be claimed and workers to claim them.
+func (r *seqRun[E, V]) inject() {
+	a := int(r.active.Load()) // after the store of pub: see retire
+	if a >= r.workers || int64(a) >= r.pub.Load()-r.claimed.Load() {
+		return
+	}
+	if r.pool.Closed() {
+		r.pool = r.c.poolNow() // the default pool was replaced; OnPool's panics
+	}
+	r.active.Add(1)
+	j := &seqJob[E, V]{r: r}
+	j.Init(nil, runSeqJob[E, V])
+	// A pool closed after the check may never run j: the caller claims
+	// whatever is left when it needs it.
+	r.pool.Inject(&j.Job)
+}
+
+// between is the caller's turn between two pieces that it pulls: it hands
+// over the pieces that are done and processes pieces while more are waiting
+// than the workers need meanwhile, and waits for the oldest when every slot
+// is taken. It reports whether to go on pulling.
+func (r *seqRun[E, V]) between() bool {
+	for {
+		if !r.emitDone() {
 			return false
 		}
-	}
-	if r.leave {
-		r.leave = false
-		for r.inflight > 0 {
-			if !r.handOver() {
+		free := r.tail-r.head < int64(len(r.ring))
+		if r.leave {
+			if !r.drain() {
 				return false
 			}
+			r.leave = false
+			r.stintLen = min(2*r.stintLen, seqMaxStint)
+			r.toAlone()
+			return true
 		}
-		r.stintLen = min(2*r.stintLen, seqMaxStint)
-		r.toAlone()
-		return true
+		if free && r.pub.Load()-r.claimed.Load() <= int64(r.workers) {
+			break // pulling is due: the workers have enough to go on with
+		}
+		if s := r.claim(); s != nil {
+			r.processHere(s)
+			continue
+		}
+		if free {
+			break
+		}
+		r.await(r.ring[r.head%int64(len(r.ring))])
 	}
 	r.startFill()
 	return true
 }
 
-// queue puts s on the pool.
-func (r *seqRun[E, V]) queue(s *seqSlot[E, V]) {
-	r.alg.prepare(s.k, len(s.in))
-	p := r.c.poolNow()
-	r.gen++
-	s.gen = r.gen
-	s.ticket.Store(r.gen) // published to the worker by the injection
-	j := &seqJob[E, V]{s: s, gen: r.gen}
-	j.Init(nil, runSeqJob[E, V])
-	// A pool retired between poolNow and here may never run j; the caller
-	// then takes the batch back when it is the oldest.
-	p.Inject(&j.Job)
-	if r.first {
-		// The worker that the injection woke is queued by the Go scheduler to
-		// run next on this goroutine's processor, where it may wait for as long
-		// as this goroutine keeps running: on a busy machine we saw injected
-		// jobs wait milliseconds behind a caller that did not block, and a
-		// yield after the injection cut that to microseconds. One yield when
-		// the pool may be asleep lets it start; later batches find workers
-		// awake, and a yield each time would hand this goroutine's processor
-		// to a searching worker instead.
-		r.first = false
-		runtime.Gosched()
-	}
+// processHere processes s on the caller.
+func (r *seqRun[E, V]) processHere(s *seqSlot[E, V]) {
+	defer s.done.Store(true) // also if f panics: cancel must not wait for it
+	s.process(nil, &r.c.Config)
 }
 
-// ready reports, without blocking, whether s is done.
-func (r *seqRun[E, V]) ready(s *seqSlot[E, V]) bool {
-	if s.done {
-		return true
+// emitDone hands over, in order, the pieces that are done. It reports
+// whether to go on.
+func (r *seqRun[E, V]) emitDone() bool {
+	for r.head < r.tail {
+		s := r.ring[r.head%int64(len(r.ring))]
+		if !s.done.Load() { // the processor's store hands over the piece
+			return true
+		}
+		if !r.emit(s) {
+			return false
+		}
 	}
-	select {
-	case <-s.token: // the worker's writes happen before this receive
-		s.done = true
-		return true
-	default:
-		return false
-	}
+	return true
 }
 
-// handOver waits for the oldest batch and emits it. It reports whether to go
-// on.
-func (r *seqRun[E, V]) handOver() bool {
-	s := r.slots[r.head]
-	r.await(s)
-	r.head = (r.head + 1) % len(r.slots)
-	r.inflight--
-	r.costWork = smooth(r.costWork, float64(s.dur)/float64(len(s.in)))
+// emit hands over s, the oldest piece, which is done, and judges the pool at
+// the end of a window. It reports whether to go on.
+func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
+	r.head++
+	if p := s.p; p != nil {
+		s.p = nil
+		p.Repanic()
+	}
+	n := len(s.in)
+	r.costWork = smooth(r.costWork, float64(s.dur)/float64(n))
 	t0 := time.Now()
 	if !r.alg.emit(s.k, s.in, s.v) {
 		r.stopped = true
 		return false
 	}
-	r.costEmit = smooth(r.costEmit, float64(time.Since(t0))/float64(len(s.in)))
-	if r.c.Grain == 0 {
-		r.resize(r.costWork + r.costFill + r.costEmit)
-		if r.costWork < (r.costFill+r.costEmit)/2 || seqFlip.Load() {
-			r.leave = true
+	now := time.Now()
+	r.costEmit = smooth(r.costEmit, float64(now.Sub(t0))/float64(n))
+	r.emitted += n
+	if r.c.Grain > 0 {
+		return true
+	}
+	if seqFlip.Load() {
+		r.leave = true
+	} else if el := now.Sub(r.winStart); el >= seqWindow {
+		pool := float64(el) / float64(r.emitted-r.winEmitted)
+		alone := r.costFill + r.costEmit + r.costWork
+		if r.costAlone > 0 {
+			alone = min(alone, r.costAlone)
 		}
+		r.leave = pool > 0.95*alone
+		r.winStart, r.winEmitted = now, r.emitted
 	}
 	return true
 }
@@ -489,89 +601,84 @@ func smooth(avg, x float64) float64 {
 	return (avg + x) / 2
 }
 
-// await returns once s has been processed, by a worker or, if none has
-// started it, by the caller; it re-raises the batch's panic.
+// await returns once s is done.
 func (r *seqRun[E, V]) await(s *seqSlot[E, V]) {
-	if !s.done {
-		if s.ticket.Load() == s.gen {
-			// No worker has started it: perhaps none has had a processor
-			// (see queue). Let them run once before doing it here.
+	for i := 0; !s.done.Load(); i++ {
+		if i < seqSpins {
 			runtime.Gosched()
+			continue
 		}
-		if s.ticket.CompareAndSwap(s.gen, 0) { // still not started: do it here
-			r.processHere(s)
-			return
+		r.waiting.Store(true) // before the look below: complete sends if it comes after
+		if !s.done.Load() {
+			<-r.wake
 		}
-		s.waiting.Store(true) // before the receive: the sender yields to us
-		<-s.token             // the worker's writes happen before this receive
-		s.waiting.Store(false)
-		s.done = true
-	}
-	if p := s.p; p != nil {
-		s.p = nil
-		p.Repanic()
+		r.waiting.Store(false)
 	}
 }
 
-// processHere processes s on the caller, with a seat of the call's pool so
-// that idle workers can take parts of it.
-func (r *seqRun[E, V]) processHere(s *seqSlot[E, V]) {
-	s.done = true // before the work: a panic in it must not make cancel wait for a token
-	r.alg.prepare(s.k, len(s.in))
-	r.c.run(func(w *sched.Worker) { s.process(w) })
+// drain processes and hands over every piece published. It reports whether
+// to go on.
+func (r *seqRun[E, V]) drain() bool {
+	for r.head < r.tail {
+		if !r.emitDone() {
+			return false
+		}
+		if r.head == r.tail {
+			break
+		}
+		if s := r.claim(); s != nil {
+			r.processHere(s)
+			continue
+		}
+		r.await(r.ring[r.head%int64(len(r.ring))])
+	}
+	return true
 }
 
 // finish processes what is left once the sequence has ended, and hands every
-// batch over in order.
+// piece over in order.
 func (r *seqRun[E, V]) finish() {
 	if r.alone {
 		return
 	}
 	last := r.buf[:r.n]
 	if len(last) > 0 && !r.shape.tail {
-		// The caller would only wait: it processes the last batch itself while
-		// the workers finish the others.
-		r.fill.in = last
-		r.processHere(r.fill)
-		r.inflight++
+		r.publish()
 	}
-	for r.inflight > 0 {
-		if !r.handOver() {
-			return
-		}
+	if !r.drain() {
+		return
 	}
 	if len(last) > 0 && r.shape.tail {
 		r.alg.tail(last)
 	}
 }
 
-// cancel ends the pass: it stops the batches in flight, drops those no worker
-// has started, waits for the others, and returns the first panic among them.
+// cancel ends the pass: it drops the pieces that nobody has claimed, waits
+// for those being processed, and returns the first panic among them.
 func (r *seqRun[E, V]) cancel() *sched.Panic {
 	r.stopped = true
-	var first *sched.Panic
-	for ; r.inflight > 0; r.inflight-- {
-		s := r.slots[r.head]
-		r.head = (r.head + 1) % len(r.slots)
-		if !s.done {
-			s.cancelled.Store(true) // its result is dropped: pieces not yet started are skipped
-			if s.ticket.CompareAndSwap(s.gen, 0) {
-				continue // never started: dropped
-			}
-			<-s.token
+	if r.ring == nil {
+		return nil
+	}
+	var q int64 // the first piece dropped
+	for {
+		q = r.claimed.Load()
+		if r.claimed.CompareAndSwap(q, r.tail) { // pub is tail: nothing more can be claimed
+			break
 		}
+	}
+	var first *sched.Panic
+	for ; r.head < q; r.head++ {
+		s := r.ring[r.head%int64(len(r.ring))]
+		s.cancelled.Store(true) // its result is dropped: a piece not started is skipped
+		r.await(s)
 		if first == nil {
 			first = s.p
 		}
 		s.p = nil
 	}
+	r.head = r.tail
 	return first
-}
-
-// splitter returns the splitter of a batch of n elements on a pool of the
-// given number of workers, which alone work on it while the caller pulls.
-func (r *seqRun[E, V]) splitter(workers, n int) split.Splitter {
-	return split.ForRange(workers, n, r.c.MinLen, r.c.Grain, split.Pace{}).AtLeast(r.shape.minPiece)
 }
 
 // poolNow returns the pool to queue on: the call's, or the current default

@@ -1,0 +1,394 @@
+package par_test
+
+import (
+	"fmt"
+	"iter"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/weftgo/weft/par"
+)
+
+// BenchmarkPairedSeq times every Seq function beside the two forms a user
+// would otherwise write, in paired rounds (see paired): the plain loop over
+// the sequence (impl loop) and the hand-written batch loop (impl hand:
+// batches of 4,096 elements pulled in order, each cut into GOMAXPROCS static
+// parts run by goroutines and a sync.WaitGroup, the results consumed in
+// order). The element is workload W13's: k steps of a linear congruential
+// generator, about k ns here, over 10,000,000/k elements; src=slow is the
+// sequence that costs k/2 steps per element to pull. ratio-hand is the hand
+// loop's time over weft's (at least 0.95 is the goal), ratio-loop the loop's
+// (weft's speedup over it):
+//
+//	go test ./par -run '^$' -bench PairedSeq -benchtime 20x
+func BenchmarkPairedSeq(b *testing.B) {
+	for _, c := range []struct{ k, slow int }{
+		{50, 0}, {100, 0}, {1000, 0}, {10_000, 0}, {100_000, 0}, {1000, 500},
+	} {
+		n := 10_000_000 / c.k
+		src := "fast"
+		if c.slow > 0 {
+			src = "slow"
+		}
+		for _, fn := range seqFns {
+			b.Run(fmt.Sprintf("k=%d/src=%s/fn=%s", c.k, src, fn.name), func(b *testing.B) {
+				w := seqWork{k: c.k, slow: c.slow, n: n}
+				want := fn.loop(&w)
+				check := func(got uint64) {
+					if got != want {
+						b.Fatalf("%s: got %d, want %d", fn.name, got, want)
+					}
+				}
+				paired(b, false,
+					contender{"weft", func() { check(fn.weft(&w)) }},
+					contender{"hand", func() { check(fn.hand(&w)) }},
+					contender{"loop", func() { check(fn.loop(&w)) }},
+				)
+			})
+		}
+	}
+}
+
+// BenchmarkSeqCheap is the Seq functions where no parallel form can pay: f
+// of a few steps, and short sequences, beside the plain loop (ratio-loop is
+// the loop's time over weft's; at least 0.97 is the goal):
+//
+//	go test ./par -run '^$' -bench SeqCheap -benchtime 200x
+func BenchmarkSeqCheap(b *testing.B) {
+	for _, c := range []struct{ k, n int }{
+		{1, 1_000_000}, {4, 1_000_000}, {10, 1_000_000}, {1000, 20}, {100, 200}, {10, 2000},
+	} {
+		for _, fn := range seqFns {
+			b.Run(fmt.Sprintf("k=%d/n=%d/fn=%s", c.k, c.n, fn.name), func(b *testing.B) {
+				w := seqWork{k: c.k, n: c.n}
+				want := fn.loop(&w)
+				check := func(got uint64) {
+					if got != want {
+						b.Fatalf("%s: got %d, want %d", fn.name, got, want)
+					}
+				}
+				paired(b, false,
+					contender{"weft", func() { check(fn.weft(&w)) }},
+					contender{"loop", func() { check(fn.loop(&w)) }},
+				)
+			})
+		}
+	}
+}
+
+// seqWork is one case of the paired benchmarks: n elements, each of k steps,
+// pulled at slow steps each. Its fields are read through a pointer, so that
+// the loops call the sequence and the function through values, as a user's
+// loop over a sequence from elsewhere does.
+type seqWork struct {
+	k, slow, n int
+	out        []uint64 // ForEachSeq's results
+}
+
+// w13Mix is one step of workload W13's linear congruential generator.
+func w13Mix(x uint64) uint64 { return x*6364136223846793005 + 1442695040888963407 }
+
+// seqBurn keeps the generator's own steps from being optimized away.
+var seqBurn uint64
+
+//go:noinline
+func (w *seqWork) f() func(uint64) uint64 {
+	k := w.k
+	return func(x uint64) uint64 {
+		for range k {
+			x = w13Mix(x)
+		}
+		return x
+	}
+}
+
+//go:noinline
+func (w *seqWork) seq() iter.Seq[uint64] {
+	n, slow := uint64(w.n), w.slow
+	return func(yield func(uint64) bool) {
+		var burn uint64
+		for i := range n {
+			for range slow {
+				burn = w13Mix(burn + i)
+			}
+			if !yield(i) {
+				break
+			}
+		}
+		seqBurn += burn
+	}
+}
+
+func (w *seqWork) seq2() iter.Seq2[int, uint64] {
+	seq := w.seq()
+	return func(yield func(int, uint64) bool) {
+		i := 0
+		for x := range seq {
+			if !yield(i, x) {
+				return
+			}
+			i++
+		}
+	}
+}
+
+func (w *seqWork) sink() []uint64 {
+	if len(w.out) < w.n {
+		w.out = make([]uint64, w.n)
+	}
+	return w.out
+}
+
+func seqSumOf(xs []uint64) uint64 {
+	var s uint64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// seqFn is one Seq function with its loop and hand-written forms, each
+// returning the same checksum.
+type seqFn struct {
+	name             string
+	weft, hand, loop func(w *seqWork) uint64
+}
+
+var seqFns = []seqFn{
+	{"MapSeq",
+		func(w *seqWork) uint64 {
+			var s uint64
+			for y := range par.MapSeq(w.seq(), w.f()) {
+				s += y
+			}
+			return s
+		},
+		func(w *seqWork) uint64 {
+			var s uint64
+			handMap(w.seq(), w.f(), func(y uint64) { s += y })
+			return s
+		},
+		func(w *seqWork) uint64 {
+			f, s := w.f(), uint64(0)
+			for x := range w.seq() {
+				s += f(x)
+			}
+			return s
+		}},
+	{"FilterSeq",
+		func(w *seqWork) uint64 {
+			keep := seqKeep(w.f())
+			var s uint64
+			for x := range par.FilterSeq(w.seq(), keep) {
+				s += x
+			}
+			return s
+		},
+		func(w *seqWork) uint64 {
+			keep := seqKeep(w.f())
+			var s uint64
+			handBatches(w.seq(), func(in []uint64, out []bool) {
+				for i, x := range in {
+					out[i] = keep(x)
+				}
+			}, func(in []uint64, out []bool) {
+				for i, ok := range out {
+					if ok {
+						s += in[i]
+					}
+				}
+			})
+			return s
+		},
+		func(w *seqWork) uint64 {
+			keep, s := seqKeep(w.f()), uint64(0)
+			for x := range w.seq() {
+				if keep(x) {
+					s += x
+				}
+			}
+			return s
+		}},
+	{"ForEachSeq",
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			par.ForEachSeq(w.seq(), func(x uint64) { out[x] = f(x) })
+			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			handBatches(w.seq(), func(in []uint64, _ []struct{}) {
+				for _, x := range in {
+					out[x] = f(x)
+				}
+			}, func([]uint64, []struct{}) {})
+			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			for x := range w.seq() {
+				out[x] = f(x)
+			}
+			return seqSumOf(out[:w.n])
+		}},
+	{"ReduceSeq",
+		func(w *seqWork) uint64 {
+			return par.ReduceSeq(par.MapSeq(w.seq(), w.f()), 0, func(a, b uint64) uint64 { return a + b })
+		},
+		func(w *seqWork) uint64 {
+			var s uint64
+			handMap(w.seq(), w.f(), func(y uint64) { s += y })
+			return s
+		},
+		func(w *seqWork) uint64 {
+			f, s := w.f(), uint64(0)
+			for x := range w.seq() {
+				s += f(x)
+			}
+			return s
+		}},
+	{"SumSeq",
+		func(w *seqWork) uint64 { return par.SumSeq(par.MapSeq(w.seq(), w.f())) },
+		func(w *seqWork) uint64 {
+			var s uint64
+			handMap(w.seq(), w.f(), func(y uint64) { s += y })
+			return s
+		},
+		func(w *seqWork) uint64 {
+			f, s := w.f(), uint64(0)
+			for x := range w.seq() {
+				s += f(x)
+			}
+			return s
+		}},
+	{"MapSeq2",
+		func(w *seqWork) uint64 {
+			f := w.f()
+			var s uint64
+			for y := range par.MapSeq2(w.seq2(), func(i int, x uint64) uint64 { return f(x) + uint64(i) }) {
+				s += y
+			}
+			return s
+		},
+		func(w *seqWork) uint64 {
+			f := w.f()
+			var s uint64
+			handBatches2(w.seq2(), func(is []int, xs []uint64, out []uint64) {
+				for j, x := range xs {
+					out[j] = f(x) + uint64(is[j])
+				}
+			}, func(out []uint64) { s += seqSumOf(out) })
+			return s
+		},
+		func(w *seqWork) uint64 {
+			f, s := w.f(), uint64(0)
+			for i, x := range w.seq2() {
+				s += f(x) + uint64(i)
+			}
+			return s
+		}},
+	{"ForEachSeq2",
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			par.ForEachSeq2(w.seq2(), func(i int, x uint64) { out[i] = f(x) })
+			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			handBatches2(w.seq2(), func(is []int, xs []uint64, _ []uint64) {
+				for j, x := range xs {
+					out[is[j]] = f(x)
+				}
+			}, func([]uint64) {})
+			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			for i, x := range w.seq2() {
+				out[i] = f(x)
+			}
+			return seqSumOf(out[:w.n])
+		}},
+}
+
+func seqKeep(f func(uint64) uint64) func(uint64) bool {
+	return func(x uint64) bool { return f(x)&1 == 0 }
+}
+
+// handBatch is the hand-written batch length.
+const handBatch = 4096
+
+// handBatches is the hand-written batch loop: batches of handBatch elements
+// pulled in order, each cut into GOMAXPROCS static parts run by goroutines
+// and a WaitGroup, then consumed in order.
+func handBatches[E, R any](seq iter.Seq[E], work func(in []E, out []R), consume func(in []E, out []R)) {
+	in := make([]E, 0, handBatch)
+	out := make([]R, handBatch)
+	flush := func() {
+		n, p := len(in), runtime.GOMAXPROCS(0)
+		var wg sync.WaitGroup
+		for i := range p {
+			lo, hi := i*n/p, (i+1)*n/p
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(in[lo:hi], out[lo:hi])
+			}()
+		}
+		wg.Wait()
+		consume(in, out[:n])
+		in = in[:0]
+	}
+	for x := range seq {
+		if in = append(in, x); len(in) == handBatch {
+			flush()
+		}
+	}
+	if len(in) > 0 {
+		flush()
+	}
+}
+
+// handMap is handBatches of f, each result consumed in order.
+func handMap[E, R any](seq iter.Seq[E], f func(E) R, consume func(R)) {
+	handBatches(seq, func(in []E, out []R) {
+		for i, x := range in {
+			out[i] = f(x)
+		}
+	}, func(_ []E, out []R) {
+		for _, y := range out {
+			consume(y)
+		}
+	})
+}
+
+// handBatches2 is handBatches over the pairs of an iter.Seq2.
+func handBatches2[K, V, R any](seq iter.Seq2[K, V], work func(ks []K, vs []V, out []R), consume func(out []R)) {
+	ks, vs := make([]K, 0, handBatch), make([]V, 0, handBatch)
+	out := make([]R, handBatch)
+	flush := func() {
+		n, p := len(ks), runtime.GOMAXPROCS(0)
+		var wg sync.WaitGroup
+		for i := range p {
+			lo, hi := i*n/p, (i+1)*n/p
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(ks[lo:hi], vs[lo:hi], out[lo:hi])
+			}()
+		}
+		wg.Wait()
+		consume(out[:n])
+		ks, vs = ks[:0], vs[:0]
+	}
+	for k, v := range seq {
+		ks, vs = append(ks, k), append(vs, v)
+		if len(ks) == handBatch {
+			flush()
+		}
+	}
+	if len(ks) > 0 {
+		flush()
+	}
+}
