@@ -273,7 +273,7 @@ func fractions(n int) []int { return []int{n / 256, n / 16} }
 // allWorkloads are docs/DESIGN.md's workloads in order. W4 and W8 have two parts
 // each, measured and reported apart.
 func allWorkloads() []*workload {
-	return []*workload{
+	return append([]*workload{
 		{
 			id: "W1", name: "sum", def: "sum of x*x for x in [0, n)",
 			fullN: 50_000_000, quickN: 10_000_000, ref: "13917298230507451072",
@@ -365,7 +365,7 @@ func allWorkloads() []*workload {
 			size: rows, units: linear, probe: func(int) []int { return nil }, ownInput: true,
 			build: func(s *suite, n int) []impl { return s.stationFileImpls(n) },
 		},
-	}
+	}, seqWorkloads()...)
 }
 
 func bitsLen(n int) int {

@@ -12,73 +12,27 @@ import (
 // The ...Seq functions take an iter.Seq, which only the calling goroutine may
 // pull and whose length is unknown until it ends. They pull it on the caller,
 // as a plain range loop does, and either process each element there at once
-// or, when that pays, gather elements into batches that the pool processes
-// while the caller pulls more (seqrun.go has the engine and how it chooses).
-// Results are handed over in the order of the sequence, and a fixed number of
-// batches is held at a time, so memory stays bounded however long the
-// sequence is.
+// or, when that pays, gather elements into pieces that the pool's workers and
+// the caller itself process between two pulls (seqrun.go has the engine, and
+// docs/DESIGN.md's section on sequences how it chooses). Each function's doc
+// states its order, cost and memory bound.
 //
-// # Ordering
-//
-// MapSeq and FilterSeq yield in the order of seq; ReduceSeq combines in that
-// order; ForEachSeq calls f in no particular order. Every call of the
-// function passed in happens before the pass returns (the range loop ends,
-// or ForEachSeq, ReduceSeq or SumSeq returns), whether it ends normally, by a
-// break, or by a panic: batches that no worker has started are dropped and
-// those running are waited for, never left behind.
-//
-// # Panics
-//
-// A panic in the function passed in reaches the caller with its original
-// value, after the batches in flight are settled as above; the pool stays
-// usable. A panic in the loop body or in seq itself settles them the same way
-// on its way out.
-//
-// # Grain
-//
-// WithGrain(n) makes every batch n elements long and sends every batch to the
+// WithGrain(n) makes every piece n elements long and sends every piece to the
 // pool from the first element on, without working alone or choosing: for an
 // operation whose cost is known. WithMinLen(n) keeps the choice but makes
-// batches at least n long. SumSeq's batches always hold 16384 elements, which
-// its tree needs; the options only cut them into pieces, never shorter than a
-// block of 128.
+// pieces at least n long. SumSeq's pieces always hold 16384 elements, which
+// its tree needs.
 //
-// # Memory
-//
-// A pass holds at most 2×workers+1 batches, each at most 256 KiB of elements
-// and per-element results (longer if WithGrain or WithMinLen ask for more),
-// whatever the length of seq: 100 million elements through MapSeq kept the
-// live heap within 4 MiB of where it began (TestSeqBoundedMemory).
-//
-// # Cost
-//
-// Working alone on the caller, an element costs what it costs in a
-// hand-written adaptor over seq that the compiler cannot inline, plus one call
-// and a count; a pass costs two to four allocations (0.3 to 0.6 µs). Against
-// the plain loop, where the compiler inlines the sequence and the function, that
-// is several times slower for a trivial function: CPU time per call of MapSeq
-// with f(x) = 2x+1 over 1000 elements, loop 2.1 µs, adaptor 6.5 µs, MapSeq 9.3
-// µs; SumSeq of 2000 float64, loop 7.4 µs, adaptor 7.5 µs, SumSeq 9.9 µs
-// (medians of 10). Batching adds per element a copy into the batch and, for
-// MapSeq and FilterSeq, one out; a batch costs about four allocations and a
-// queueing on the pool. The caller's part stays serial: MapSeq with the element
-// of workload W2 (about 40 ns) over 10^6 elements took 25 to 33 ms on two free
-// cores against 40 ms for the loop, using 35% more CPU time in all; with one
-// core to run on it is that much slower than the loop. The figures come from
-//
-//	go test ./par -run '^$' -bench 'Seq' -count 10
-//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl ...
-//
-// # Rejected designs
-//
-// iter.Pull turns the push loop into calls of next, but each costs a switch
-// between coroutines: about 75 ns per element here, against under 1 ns for the
-// push loop. A goroutine per pass feeding a channel costs more still, and
-// leaks unless every early exit is tracked. Tasks detached at an early exit
-// would be cheaper to abandon but would call f after the loop has ended.
-// Batches queued with sched.Pool.Spawn would cost a closure, a channel and a
-// task each; a job of our own costs one allocation, and its ticket lets the
-// caller take back a batch that no worker has started instead of sleeping.
+// Rejected designs: iter.Pull turns the push loop into calls of next, but
+// each costs a switch between coroutines: about 75 ns per element here,
+// against under 1 ns for the push loop. A goroutine per pass feeding a
+// channel costs more still, and leaks unless every early exit is tracked.
+// Tasks detached at an early exit would be cheaper to abandon but would call
+// f after the loop has ended. Batches queued to the pool while the caller
+// only pulls and waits leave the caller's processor idle: on 2 cores the
+// default pool has one worker, so one core computed while the other pulled
+// or waited (0.89-0.94 of the plain loop, where batches on goroutines reach
+// 1.25-1.90).
 
 // MapSeq returns a sequence of f(e) for every element e of seq, in the order
 // of seq. f runs on the caller as each element comes or, when f costs enough
@@ -90,6 +44,29 @@ import (
 // the loop stops early, seq is pulled no further and the batches in flight
 // are abandoned: those not started are dropped, those running are waited for.
 // A panic in f reaches the loop with its original value.
+//
+// Every call of f happens before the range loop ends, whether it ends
+// normally, by a break, or by a panic (in f, in the loop body or in seq):
+// pieces that nobody has started are dropped and those running are waited
+// for, never left behind.
+//
+// Cost: every pass begins on the caller alone, where an element costs the
+// plain loop's plus a call of f and of yield through function values and a
+// count (a few nanoseconds), with a look at the clock every few thousand
+// elements. After 20 µs it tries the pool, and stays there while the
+// elements handed over come faster than they did alone; a try that does
+// not pay ends within about 200 µs, and the next comes after twice the time
+// alone, up to 10 ms. On the pool, the caller pulls and copies each element
+// into a piece (of about 50 µs of f's work), and between two pulls
+// processes pieces as the pool's workers do, so pulling overlaps computing
+// and a sequence slow to pull keeps the caller pulling while the workers
+// compute. A pass costs a few allocations, and a piece on the pool one or
+// two (the job that wakes a worker, a buffer grown to the piece's length).
+//
+// Memory: a pass holds at most 4×P+2 pieces, P being the participants (the
+// caller and at most GOMAXPROCS-1 of the pool's workers), each at most 64
+// KiB of elements and per-element results unless WithGrain or WithMinLen
+// ask for longer pieces: 640 KiB on 2 cores, however long seq is.
 func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] {
 	if seq == nil {
 		panic("par: MapSeq: seq is nil")
@@ -147,6 +124,11 @@ func (*mapSeq[E, R]) tail([]E)                            {}
 // FilterSeq returns the sequence of the elements of seq for which keep is
 // true, in the order of seq. keep runs in parallel on batches; the rest is as
 // for MapSeq.
+//
+// Cost and memory are as for MapSeq: a pass begins alone on the caller and
+// moves to the pool while that pays, and it holds at most 4×P+2 pieces of at
+// most 64 KiB each, P being the participants (the caller and at most
+// GOMAXPROCS-1 of the pool's workers), however long seq is.
 func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.Seq[E] {
 	if seq == nil {
 		panic("par: FilterSeq: seq is nil")
@@ -204,6 +186,11 @@ func (*filterSeq[E]) tail([]E)                            {}
 // and returns when every call has returned; writes made by f happen before it
 // returns. A panic in f reaches the caller with its original value once the
 // calls in progress have returned.
+//
+// Cost and memory are as for MapSeq: a pass begins alone on the caller and
+// moves to the pool while that pays, and it holds at most 4×P+2 pieces of at
+// most 64 KiB each, P being the participants (the caller and at most
+// GOMAXPROCS-1 of the pool's workers), however long seq is.
 func ForEachSeq[E any](seq iter.Seq[E], f func(E), opts ...Option) {
 	if seq == nil {
 		panic("par: ForEachSeq: seq is nil")
@@ -245,6 +232,11 @@ func (*forEachSeq[E]) tail([]E)                            {}
 // seq. As for Reduce, op must be associative with identity as its identity
 // element; the order of the elements is kept, so op need not be commutative,
 // but the grouping depends on timing. An empty seq gives identity.
+//
+// Cost and memory are as for MapSeq: a pass begins alone on the caller and
+// moves to the pool while that pays, and it holds at most 4×P+2 pieces of at
+// most 64 KiB each, P being the participants (the caller and at most
+// GOMAXPROCS-1 of the pool's workers), however long seq is.
 func ReduceSeq[E any](seq iter.Seq[E], identity E, op func(E, E) E, opts ...Option) E {
 	if seq == nil {
 		panic("par: ReduceSeq: seq is nil")
@@ -299,9 +291,11 @@ const sumSeqBatch = split.Block << 7
 // over the same elements collected into a slice, bit for bit.
 //
 // An addition costs less than pulling the element that it adds, so the pool
-// rarely pays here: SumSeq mostly runs on the caller, trying batches of 16384
-// elements on the pool now and then (see seqrun.go), with the same result
-// wherever a batch runs.
+// rarely pays here: SumSeq mostly runs on the caller, trying pieces of 16384
+// elements on the pool now and then, with the same result wherever a piece
+// runs. It holds at most 4×P+2 such pieces (128 KiB each for 8-byte
+// elements), P being the participants (the caller and at most GOMAXPROCS-1
+// of the pool's workers), however long seq is.
 func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	if seq == nil {
 		panic("par: SumSeq: seq is nil")

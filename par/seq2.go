@@ -9,8 +9,8 @@ import (
 // slices.All(s), and run on the engine of the ...Seq functions (seqrun.go):
 // each pair is pulled on the caller into a small struct, and batches of those
 // go to the pool. Everything said of the ...Seq functions holds for them:
-// the sequence is pulled only by the caller, at most 2×workers+1 batches are
-// held at once, results come in the order of the sequence, and every call of
+// the sequence is pulled only by the caller, at most 4×P+2 pieces are held
+// at once, results come in the order of the sequence, and every call of
 // f happens before the pass returns. Each function is the adaptor of its
 // ...Seq form, with the pair unpacked where f is called: working alone on
 // the caller, a pair costs one call more than an element of the ...Seq form
@@ -40,6 +40,11 @@ func pairs[K, V any](seq iter.Seq2[K, V]) iter.Seq[pair[K, V]] {
 // made by f happen before it returns. The order of the calls is not
 // specified. A panic in f reaches the caller with its original value once the
 // calls in progress have returned.
+//
+// Cost and memory are as for ForEachSeq, with one call more per pair (the
+// adaptor that makes the pair), and pieces of pairs: at most 4×P+2 of at
+// most 64 KiB each, P being the participants (the caller and at most
+// GOMAXPROCS-1 of the pool's workers), however long seq is.
 func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 	if seq == nil {
 		panic("par: ForEachSeq2: seq is nil")
@@ -67,6 +72,11 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 // further and the batches in flight are abandoned: those not started are
 // dropped, those running are waited for. A panic in f reaches the loop with
 // its original value.
+//
+// Cost and memory are as for MapSeq, with one call more per pair (the
+// adaptor that makes the pair), and pieces of pairs: at most 4×P+2 of at
+// most 64 KiB each, P being the participants (the caller and at most
+// GOMAXPROCS-1 of the pool's workers), however long seq is.
 func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) iter.Seq[R] {
 	if seq == nil {
 		panic("par: MapSeq2: seq is nil")

@@ -152,7 +152,7 @@ type seqRun[E, V any] struct {
 
 	// On the pool.
 	pool    *sched.Pool
-	workers int              // the pool's
+	workers int              // the most jobs the pass runs on the pool at once
 	ring    []*seqSlot[E, V] // piece q lives in ring[q%len(ring)]; set before the first job
 	head    int64            // the oldest piece not yet emitted
 	tail    int64            // the piece being filled: pieces [head, tail) are published
@@ -397,7 +397,10 @@ func (r *seqRun[E, V]) toPool() {
 		if r.start.IsZero() {
 			r.start = now
 		}
-		r.workers = r.pool.Workers()
+		// The caller is a participant that holds a processor of its own:
+		// jobs beyond the other processors would only take turns with it,
+		// and its pulling is what every participant waits on.
+		r.workers = min(r.pool.Workers(), max(1, runtime.GOMAXPROCS(0)-1))
 		r.ring = make([]*seqSlot[E, V], seqSlotsPer*(r.workers+1)+2)
 		r.wake = make(chan struct{}, 1)
 		r.alg.slots(len(r.ring))
