@@ -309,6 +309,13 @@ func allWorkloads() []*workload {
 			build: func(s *suite, n int) []impl { return s.fibImpls(n, true) },
 		},
 		{
+			id: "W14", name: "tree sum", def: "the sum over a balanced tree of 2^n-1 heap nodes, a Join2 at every node",
+			fullN: 22, quickN: 20, ref: "4194303",
+			size: treeSize, units: func(n int) float64 { return float64(int(1)<<n - 1) },
+			probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.treeImpls(n) },
+		},
+		{
 			id: "W5", name: "primes", def: "the primes below n by trial division, collected in order",
 			fullN: 3_000_000, quickN: 600_000, ref: "216816 primes, sum 312471072265",
 			size: count, units: linear, probe: fractions,
