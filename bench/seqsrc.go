@@ -5,6 +5,7 @@ import (
 	"iter"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/weftgo/weft/par"
 )
@@ -28,7 +29,7 @@ const w13Batch = 4096
 func w13Mix(x uint64) uint64 { return x*6364136223846793005 + 1442695040888963407 }
 
 // w13Sink keeps the slow source's own steps from being optimized away.
-var w13Sink uint64
+var w13Sink atomic.Uint64
 
 // w13Seq returns the counting sequence of n items, each costing slow steps
 // to pull.
@@ -45,7 +46,7 @@ func w13Seq(n, slow int) iter.Seq[uint64] {
 				break
 			}
 		}
-		w13Sink += burn
+		w13Sink.Add(burn)
 	}
 }
 
