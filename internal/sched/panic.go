@@ -2,11 +2,11 @@ package sched
 
 import (
 	"bytes"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"unsafe"
 )
 
 // The panic policy: a panic in a task run on another goroutine is recovered
@@ -26,9 +26,8 @@ import (
 // task that was itself stolen, and that task's runner recovers it to carry it
 // on. The runner must then keep the original Panic, not take the stack of the
 // hop. Repanic notes the Panic it raises against its goroutine (inflight) and
-// Recovered looks it up: the same goroutine recovering the same value (the
-// same interface words) while Repanic's frame is still on its stack continues
-// that Panic.
+// Recovered looks it up: the same goroutine recovering the same value (see
+// sameValue) while Repanic's frame is still on its stack continues that Panic.
 
 // Panic carries a panic from a task that another goroutine ran to the goroutine
 // that waits for it.
@@ -150,13 +149,29 @@ func (c *carried) find(g uint64) int {
 	return -1
 }
 
-// sameValue reports whether a and b are the same interface value: the same
-// dynamic type and the same data word. Unlike ==, it never panics (a slice or
-// a map may be panicked with), and it tells a value passed on apart from an
-// equal one made anew.
+// sameValue reports whether a and b, a carried value and one just recovered,
+// are the same panic value: a == b where == is defined on their dynamic
+// values, and otherwise (a slice or a map was panicked with) the same type
+// and the same reflect.Value.Pointer, and length for a slice. Unlike ==, it
+// never panics. A value it cannot compare (a struct that holds a slice, or a
+// function, whose Pointer names its code and not its closure) is never the
+// same: such a panic carries the stack of its last hop instead of its first,
+// and still its original value. Any goroutine.
 func sameValue(a, b any) bool {
-	type eface struct{ typ, data unsafe.Pointer }
-	return *(*eface)(unsafe.Pointer(&a)) == *(*eface)(unsafe.Pointer(&b))
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if !va.IsValid() || !vb.IsValid() || va.Type() != vb.Type() {
+		return !va.IsValid() && !vb.IsValid()
+	}
+	if va.Comparable() && vb.Comparable() { // dynamic: false for an interface field holding a slice
+		return a == b
+	}
+	switch va.Kind() {
+	case reflect.Slice:
+		return va.Pointer() == vb.Pointer() && va.Len() == vb.Len()
+	case reflect.Map:
+		return va.Pointer() == vb.Pointer()
+	}
+	return false
 }
 
 // goid returns the calling goroutine's id, read from the header of its

@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -66,6 +67,60 @@ func TestPanicKeepsItsFirstStack(t *testing.T) {
 		p := recovered(func() { panicsWith(v) })
 		require.Same(t, v, p.Value)
 		require.NotSame(t, first, p, "a new panic of the same value has its own stack")
+	})
+}
+
+// Any value can be panicked with, including those == cannot compare: a
+// slice or a map is recognized by its identity when it comes back, and a
+// value that holds one (a struct with a slice in an interface field) reaches
+// the caller unchanged, with the stack of its last hop.
+func TestPanicOfAnyValueIsCarried(t *testing.T) {
+	type holder struct{ v any }
+	cases := []struct {
+		name  string
+		v     func() any // a new value, equal to the last one made
+		first bool       // the carried panic keeps its first stack
+	}{
+		{"string", func() any { return string([]byte("boom")) }, true},
+		{"int", func() any { return 1000 }, true},
+		{"comparable struct", func() any { return struct{ a, b int }{1, 2} }, true},
+		{"slice", func() any { return []int{1, 2} }, true},
+		{"empty slice", func() any { return []int{} }, true},
+		{"map", func() any { return map[string]int{"a": 1} }, true},
+		{"struct holding a slice", func() any { return holder{[]int{1}} }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := c.v()
+			first := recoveredElsewhere(func() { panicsWith(v) })
+			carried := recovered(recoveredElsewhere(first.Repanic).Repanic)
+			require.Equal(t, v, carried.Value)
+			if c.first {
+				require.Same(t, first, carried, "carried with the stack where it began")
+			}
+			require.NotPanics(t, func() {
+				p := recovered(func() {
+					defer panicsWith(c.v()) // equal, made anew
+					first.Repanic()
+				})
+				require.Equal(t, v, p.Value)
+			})
+		})
+	}
+	t.Run("a slice equal but not the same is a new panic", func(t *testing.T) {
+		first := recoveredElsewhere(func() { panicsWith([]int{1, 2}) })
+		p := recovered(func() {
+			defer panicsWith([]int{1, 2})
+			first.Repanic()
+		})
+		require.NotSame(t, first, p)
+	})
+	t.Run("a function", func(t *testing.T) {
+		f := func() {}
+		first := recoveredElsewhere(func() { panicsWith(f) })
+		carried := recovered(recoveredElsewhere(first.Repanic).Repanic)
+		require.NotNil(t, carried.Value)
+		require.Equal(t, reflect.ValueOf(f).Pointer(), reflect.ValueOf(carried.Value).Pointer())
 	})
 }
 
