@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"runtime"
 	"time"
-	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -90,34 +89,38 @@ func ForgetSite(key uintptr) { siteOf(key).slot.Store(0) }
 func SplitPace(measured, recorded split.Pace) split.Pace { return splitPace(measured, recorded) }
 
 // CallHeapMissing returns the fields of a call that call.heap does not
-// carry to its copy: it fills every field of a call with a value that is
-// not its zero, and names the copy's fields that are zero. The spares are
-// made after the copy, by parallel.
+// carry to its copy: it makes a call none of whose fields is zero, copies
+// it, and names the copy's fields that are zero. A field added to call that
+// this function does not fill is named too, as having no value here. The
+// spares are made after the copy, by parallel.
 func CallHeapMissing() []string {
-	c := &call[int]{}
-	v := reflect.ValueOf(c).Elem()
-	for i := range v.NumField() {
-		f := v.Field(i)
-		f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem() // unexported fields too
-		switch f.Kind() {
-		case reflect.Pointer:
-			f.Set(reflect.New(f.Type().Elem()))
-		case reflect.Struct:
-			if b, ok := f.Addr().Interface().(interface{ Store(bool) }); ok { // the flags
-				b.Store(true)
-			} else { // the work
-				f.Field(0).SetString("x")
-			}
-		default:
-			panic("CallHeapMissing: no value for the field " + v.Type().Field(i).Name)
-		}
-	}
-	h := reflect.ValueOf(c.heap()).Elem()
+	c := &call[int]{w: split.Work[int]{Name: "x"}, obs: &callObs{}, spare: &spares[int]{}}
+	c.stop.Store(true)
+	c.failed.Store(true)
 	var missing []string
-	for i := range h.NumField() {
-		if h.Field(i).IsZero() && h.Type().Field(i).Name != "spare" {
-			missing = append(missing, h.Type().Field(i).Name)
+	for _, f := range zeroFields(c) {
+		missing = append(missing, f+" (CallHeapMissing gives it no value)")
+	}
+	if missing != nil {
+		return missing
+	}
+	for _, f := range zeroFields(c.heap()) {
+		if f != "spare" {
+			missing = append(missing, f)
 		}
 	}
 	return missing
+}
+
+// zeroFields names the fields of *p that hold their zero value (reflect
+// reads unexported fields, though it cannot set them).
+func zeroFields[T any](p *T) []string {
+	v := reflect.ValueOf(p).Elem()
+	var zero []string
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			zero = append(zero, v.Type().Field(i).Name)
+		}
+	}
+	return zero
 }
