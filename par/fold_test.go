@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/split"
 )
 
 // The folds (Fold, FoldRange, ReduceBy) give the result of the sequential
@@ -262,6 +263,63 @@ func TestFoldAccumulatorsPerParticipant(t *testing.T) {
 		check("Fold", func(inits *atomic.Int64) {
 			par.Fold(in, func() int { inits.Add(1); return 0 }, func(a, x int) int { return a + x%3 }, func(a, b int) int { return a + b }, opts...)
 		})
+	}
+}
+
+// maxLeavesPerParticipant bounds ReduceRange's leaf calls per participant
+// (split.WholeLeaves pieces, their halves where a piece is cut below the
+// bound, and the prefix's chunks), before its steals.
+const maxLeavesPerParticipant = 4 * split.WholeLeaves
+
+// TestReduceRangeLeafCallsPerParticipant counts ReduceRange's leaf calls
+// over uniform elements for calls from about 0.1 ms to about 100 ms long, on
+// pools of 1 to 8 workers: a leaf cannot be cut once it has started, so the
+// engine calls it per piece, and the pieces follow the participants and the
+// steals, not the call's length (a leaf per 50 µs step called one that makes
+// a map thousands of times over a large file).
+func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
+	lengths := []int{1 << 16, 1 << 20, 1 << 24}
+	switch {
+	case raceEnabled:
+		lengths = []int{1 << 16, 1 << 19, 1 << 21}
+	case !full():
+		lengths = []int{1 << 16, 1 << 20, 1 << 22}
+	}
+	for _, p := range testPools(t) {
+		opts := poolOpts(p)
+		parts := par.DefaultWorkers() + 1
+		stats := par.DefaultStats
+		if p != nil {
+			parts, stats = p.Workers()+1, p.Stats
+		}
+		for _, n := range lengths {
+			t.Run(fmt.Sprintf("%s/n=%d", poolName(p), n), func(t *testing.T) {
+				most := 0
+				for range 4 {
+					before := stats().Total().Steals
+					var calls atomic.Int64
+					sum := par.ReduceRange(n, 0, func(lo, hi int) uint64 {
+						calls.Add(1)
+						return uniform(lo, hi)
+					}, func(a, b uint64) uint64 { return a + b }, opts...)
+					require.Equal(t, uniform(0, n), sum)
+					made := int(calls.Load())
+					// A worker publishes its steals when it runs out of work,
+					// a moment after the call returns: wait for them.
+					bound := 0
+					for range 2000 {
+						steals := int(stats().Total().Steals - before)
+						if bound = maxLeavesPerParticipant * (parts + steals); made <= bound {
+							break
+						}
+						time.Sleep(time.Millisecond)
+					}
+					require.LessOrEqual(t, made, bound, "leaf calls over %d elements", n)
+					most = max(most, made)
+				}
+				t.Logf("at most %d leaf calls for %d participants", most, parts)
+			})
+		}
 	}
 }
 

@@ -343,6 +343,9 @@ func parallel[A any](cfg *Config, lo, hi int, c *call[A], pace split.Pace, r run
 			c.spare = newSpares[A](workers)
 		}
 		sp := split.ForRange(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace)
+		if c.w.Leaf != nil {
+			sp = split.ForWhole(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace)
+		}
 		if c.w.Tree {
 			r = run[A]{acc: c.tree(w, lo, hi, sp, false), live: true}
 			return
