@@ -70,7 +70,7 @@ func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) i
 }
 
 // SetDrawTimed makes draw the draw of which short calls time themselves
-// (timedOneIn), until the returned function puts the random one back.
+// (split.TimedOneIn), until the returned function puts the random one back.
 func SetDrawTimed(draw func() uint32) (restore func()) { return engine.SetDrawTimed(draw) }
 
 // Crowd counts k calls in progress on p, until the returned function ends
@@ -137,6 +137,3 @@ func SiteKeyPace(key uintptr) split.Pace { return engine.SitePace(key) }
 // CallHeapMissing returns the fields of the engine's call state that its
 // heap copy does not carry.
 func CallHeapMissing() []string { return engine.CallHeapMissing() }
-
-// SplitPace is the engine's splitPace.
-func SplitPace(measured, recorded split.Pace) split.Pace { return engine.SplitPace(measured, recorded) }

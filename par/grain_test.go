@@ -521,14 +521,6 @@ func TestFewElementsTeachLittle(t *testing.T) {
 		require.Equal(t, 1, par.Prefix(100, clk.Read, f), "first %v: a blind prefix hands over after its first element", c.first)
 		assert.Equal(t, c.learns, par.SitePace(f) > 0, "first %v: learns", c.first)
 	}
-
-	cheap, dear := split.Pace{N: 1000, D: time.Microsecond}, split.Pace{N: 1, D: time.Millisecond}
-	assert.Equal(t, cheap, par.SplitPace(dear, cheap), "the record, cheaper")
-	assert.Equal(t, cheap, par.SplitPace(cheap, dear), "the measure, cheaper")
-	few := split.Pace{N: 15, D: time.Millisecond}
-	assert.Equal(t, split.Pace{}, par.SplitPace(few, split.Pace{}), "too few elements, no record")
-	enough := split.Pace{N: 16, D: time.Millisecond}
-	assert.Equal(t, enough, par.SplitPace(enough, split.Pace{}))
 }
 
 // TestShortCallDrawsOnce: For, Map, ForEach, MapReduce, Reduce and Count decide

@@ -58,7 +58,7 @@ func ProbeParallel(cfg *Config, n int, pace split.Pace, f func(lo, hi int)) {
 }
 
 // SetDrawTimed makes draw the draw of which short calls time themselves
-// (timedOneIn), until the returned function puts the random one back.
+// (split.TimedOneIn), until the returned function puts the random one back.
 func SetDrawTimed(draw func() uint32) (restore func()) {
 	drawTimed = draw
 	return func() { drawTimed = rand.Uint32 }
@@ -84,9 +84,6 @@ func LearnSite(key uintptr, p split.Pace, ended bool) { siteOf(key).learn(p, end
 
 // ForgetSite clears the record in key's slot, whichever site wrote it.
 func ForgetSite(key uintptr) { siteOf(key).slot.Store(0) }
-
-// SplitPace is splitPace.
-func SplitPace(measured, recorded split.Pace) split.Pace { return splitPace(measured, recorded) }
 
 // CallHeapMissing returns the fields of a call that call.heap does not
 // carry to its copy: it makes a call none of whose fields is zero, copies

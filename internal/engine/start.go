@@ -82,36 +82,8 @@ func start[A any](cfg *Config, n int, c *call[A]) (run[A], *call[A]) {
 		return r, nil
 	}
 	h := c.heap()
-	return parallel(cfg, hi, n, h, splitPace(pf.Pace(), pf.Expected()), r), h
+	return parallel(cfg, hi, n, h, split.SplitPace(pf.Pace(), pf.Expected()), r), h
 }
-
-// splitPace returns the pace by which the pool cuts the rest of a call whose
-// prefix handed it over: m, the pace the prefix measured, or e, the pace its
-// site recorded, if that is cheaper, and no pace at all (cut as the pool's
-// demand says) if m is of fewer than minSample elements with no record to
-// check it by. A prefix that the collector or the operating system
-// stopped measures elements dearer than they are, a blind one over its first
-// element alone, and the pool then cut its rest into pieces by that pace
-// (Map of x*2 over 1,000 ints while the collector runs: 7 to 9 fork halves
-// a call with the measured pace alone, go test ./par -run '^$' -bench
-// SmallMap, halves/op); pieces cut too long are halved while they run, as
-// soon as a participant is hungry (leaf).
-func splitPace(m, e split.Pace) split.Pace {
-	switch {
-	case e.D > 0 && int64(e.D)*int64(m.N) < int64(m.D)*int64(e.N):
-		return e
-	case e.D <= 0 && m.N < minSample:
-		return split.Pace{}
-	}
-	return m
-}
-
-// minSample is the fewest elements whose time splitPace trusts on its own,
-// and that a prefix handing its rest over teaches its site, unless they took
-// PrefixBudget or more: the time of a few cheap elements is the clock's and
-// the pool lookup's as much as theirs, and a pace far too dear sent the
-// next calls to the pool after their first element.
-const minSample = 16
 
 // clockBase is the origin of monotonic.
 var clockBase = time.Now()
@@ -121,29 +93,19 @@ var clockBase = time.Now()
 // -bench Clock ./par).
 func monotonic() time.Time { return clockBase.Add(time.Since(clockBase)) }
 
-// timedOneIn: a call that its site's pace says ends within its first chunk
-// (split.Prefix.Expect) reads the clock in one call of this many, drawn at
-// random by drawTimed, and its site learns from those alone; the others run
-// untimed. The two clock reads alone take 70 ns (go test ./par -run '^$'
-// -bench Clock, impl=Since), 2% of a call of W2's body over 100 elements
-// (3.5 µs, W11 of go run ./bench). A site whose elements become dearer
-// learns it within a few calls, and each of those runs its one chunk alone,
-// as a timed call would (split.FirstLook's bound).
-const timedOneIn = 8
-
-// drawTimed is the draw of timedOneIn: random bits from a generator of the
+// drawTimed is the draw of split.TimedOneIn: random bits from a generator of the
 // calling thread (math/rand/v2's top-level functions share no state between
 // callers). Tests set it.
 var drawTimed = rand.Uint32
 
 // prefix folds [0, hi) alone into the caller's run, in the chunks that
 // split.Prefix plans, reading clock once a chunk and once at the end (or
-// not at all, for most calls planned as one chunk: timedOneIn), and returns
+// not at all, for most calls planned as one chunk: split.TimedOneIn), and returns
 // that run and the prefix's plan. hi is n when the whole range was done,
 // or the call was settled or stopped at hi. The first chunk is sized by the
 // pace that the call's site measured before (site.go), and the pace this
 // prefix measures is left there for the next call (unless it is of a few
-// elements timed in less than the budget: minSample). The prefix is warm
+// elements timed in less than the budget: split.MinSample). The prefix is warm
 // (split.Prefix.Warm) when a worker of the call's pool is spare as the call
 // begins (sched.Pool.Spare), and goes on alone past its end
 // (split.Prefix.Stay) while the pool has no processor to share its rest
@@ -203,7 +165,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		now := clock()
 		if !pf.Next(now) {
 			if !alone(pool, &pf) {
-				if m := pf.Measured(now); m.N >= minSample || m.D >= split.PrefixBudget {
+				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
 					st.learn(m, false)
 				}
 				lc := pf.LastChunk(now)
@@ -241,9 +203,9 @@ type OneChunk struct {
 }
 
 // drawOne draws whether a call of site st that its plan says is short times
-// itself: one call in timedOneIn does, from clock's reading now.
+// itself: one call in split.TimedOneIn does, from clock's reading now.
 func drawOne(st site, clock func() time.Time) OneChunk {
-	if drawTimed()%timedOneIn != 0 {
+	if drawTimed()%split.TimedOneIn != 0 {
 		return OneChunk{}
 	}
 	return OneChunk{st: st, start: clock()}
@@ -283,7 +245,7 @@ func Settled(cfg *Config, n int) (decided, one bool) {
 // the closure, which a fork's heap copy of the call keeps, costs an
 // allocation, and a timed call that built it paid twice what timing costs
 // (MapReduce of W2's body over 100 elements, BenchmarkSmallCallW2 with
-// timedOneIn = 1: 6% behind its floor, and 3% without the closure;
+// TimedOneIn = 1: 6% behind its floor, and 3% without the closure;
 // untimed, 1%).
 func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
 	st := siteOf(key)
