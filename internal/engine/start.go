@@ -148,7 +148,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		}
 		pool.Arrive()
 		defer pool.Depart()
-		if pool.Spare() > 0 {
+		if load(pool).Spare() > 0 {
 			pf.Warm()
 		}
 	}
@@ -164,7 +164,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		}
 		now := clock()
 		if !pf.Next(now) {
-			if !alone(pool, &pf) {
+			if pool == nil || !pf.Alone(load(pool)) {
 				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
 					st.learn(m, false)
 				}
@@ -255,29 +255,11 @@ func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
 	return drawOne(st, monotonic), true
 }
 
-// alone reports whether a prefix that Next ended goes on alone rather than
-// hand its rest to pool (nil: not looked up, a call planned as one chunk):
-// while more calls are in progress than processors, a fork only adds to what
-// waits for one (sched.Pool.Oversubscribed), and so it does while goroutines
-// outside the pool's calls wait for the processors (sched.Pool.Contended)
-// unless the rest takes contendedRest or more; while as many calls as
-// processors, a rest of PrefixBudget or less gains less from a processor
-// that a call might free than its fork costs (split.Prefix.ShortRest).
-func alone(pool *sched.Pool, pf *split.Prefix) bool {
-	return pool != nil && (pool.Oversubscribed() ||
-		pool.Contended() && !pf.RestAtLeast(contendedRest) ||
-		pool.Full() && pf.ShortRest())
+// load returns what pool reports of its processors' use, for split's
+// rules of a prefix (split.Load).
+func load(pool *sched.Pool) split.Load {
+	return split.Load{Calls: pool.InProgress(), Procs: pool.Procs(), Searching: pool.Searching(), Contended: pool.Contended()}
 }
-
-// contendedRest is the least rest that a call hands over while its pool is
-// contended. The worker woken for it waits behind the goroutines that hold
-// the processors, and the fork gains only where those goroutines leave a
-// processor free before the rest is done, at the end of a burst of calls.
-// 4 goroutines calling W2's body in turn on 2 processors (W11 of go run
-// ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
-// loop's speed handing rests over and at 0.98 alone; calls of 10,000
-// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
-const contendedRest = 2 * split.LongCall
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a call
 // whose covered stretches make a pace per element meaningless.

@@ -6,8 +6,7 @@ import (
 )
 
 // Contention: whether goroutines outside the pool's calls want the
-// processors. A pool counts the calls in progress against the processors
-// (Full, Oversubscribed), but a goroutine between two calls, or one that
+// processors. A pool counts the calls in progress (InProgress), but a goroutine between two calls, or one that
 // never calls the pool, is not counted: four goroutines that call in turn
 // on two processors, each yielding between calls as a handler waiting for
 // its next request does, leave the pool seeing one or two calls where the

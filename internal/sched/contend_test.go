@@ -80,7 +80,7 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 // TestContendedWorkerStopsLingering: a searching worker whose yields stall
 // marks its pool contended and parks after its first StallStreak yields,
 // long before its linger is out, where one whose yields return at once
-// searches on. A contended pool has no spare worker.
+// searches on.
 func TestContendedWorkerStopsLingering(t *testing.T) {
 	var c stallClock
 	p := sched.NewClocked(1, c.read)
@@ -91,7 +91,6 @@ func TestContendedWorkerStopsLingering(t *testing.T) {
 		require.Equal(t, 1, p.Searching(), "a worker whose yields return at once searches on")
 	}
 	require.False(t, p.Contended())
-	require.Equal(t, 1, p.Spare())
 	c.now.Store(int64(sched.Linger))
 	waitFor(t, "the worker to park once its linger passed", func() bool { return p.Sleeping() == 1 })
 	require.False(t, p.Contended(), "a worker that parks for its linger marks nothing")
@@ -103,5 +102,4 @@ func TestContendedWorkerStopsLingering(t *testing.T) {
 	c.stalling.Store(false)
 	require.True(t, p.Contended(), "the worker parked for its stalled yields")
 	require.Less(t, c.now.Load()-start, int64(sched.Linger), "before the clock reached the end of its linger")
-	require.Zero(t, p.Spare(), "a contended pool has no spare worker")
 }

@@ -293,42 +293,24 @@ func TestLingerBound(t *testing.T) {
 	lingering("before Close")
 }
 
-// TestSpareLeavesProcessorsToCallers: a searching worker is spare only while
-// fewer calls are in progress, seats and callers between Arrive and Depart,
-// than there are processors; as many fill the pool, and more oversubscribe
-// it.
-func TestSpareLeavesProcessorsToCallers(t *testing.T) {
-	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 {
-		t.Skip("needs two processors: one for a call, one spare")
-	}
-	var now atomic.Int64 // stays at 0: the worker searches until Close
-	p := sched.NewClocked(1, now.Load)
+// TestInProgressCountsSeatsAndArrivals: the calls in progress that split's
+// planner weighs against the processors are the seats and the callers
+// between Arrive and Depart.
+func TestInProgressCountsSeatsAndArrivals(t *testing.T) {
+	p := sched.New(1)
 	defer p.Close()
-	waitFor(t, "the worker to search", func() bool { return p.Searching() == 1 })
-	require.Equal(t, 1, p.Spare(), "no call in progress")
+	require.Equal(t, runtime.GOMAXPROCS(0), p.Procs())
+	require.Zero(t, p.InProgress(), "no call in progress")
 	p.Run(func(*sched.Worker) {
-		for range procs - 2 {
-			p.Arrive()
-		}
-		require.Equal(t, 1, p.Spare(), "%d calls on %d processors", procs-1, procs)
-		require.False(t, p.Full(), "%d calls on %d processors", procs-1, procs)
+		require.Equal(t, 1, p.InProgress(), "the seat's call")
 		p.Arrive()
-		require.Zero(t, p.Spare(), "%d calls on %d processors", procs, procs)
-		require.True(t, p.Full(), "%d calls on %d processors", procs, procs)
-		require.False(t, p.Oversubscribed(), "%d calls on %d processors", procs, procs)
 		p.Arrive()
-		require.True(t, p.Full(), "%d calls on %d processors", procs+1, procs)
-		require.True(t, p.Oversubscribed(), "%d calls on %d processors", procs+1, procs)
-		for range procs {
-			p.Depart()
-		}
-		require.Equal(t, 1, p.Spare(), "the seat's call alone")
-		require.False(t, p.Full(), "the seat's call alone")
+		require.Equal(t, 3, p.InProgress(), "the seat's call and two arrivals")
+		p.Depart()
+		p.Depart()
+		require.Equal(t, 1, p.InProgress(), "the seat's call alone")
 	})
-	require.Equal(t, 1, p.Spare(), "every call ended")
-	require.False(t, p.Full(), "every call ended")
-	require.False(t, p.Oversubscribed(), "every call ended")
+	require.Zero(t, p.InProgress(), "every call ended")
 }
 
 func TestParkedPoolSleeps(t *testing.T) {

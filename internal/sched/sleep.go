@@ -135,37 +135,16 @@ func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot;
 // load. Any goroutine.
 func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapshot; orders nothing
 
-// Spare returns how many pool workers are searching for work, or 0 when the
-// pool is Full or Contended: its callers, or other goroutines, then keep
-// every processor busy, and a job pushed for a searcher waits for one of
-// them to yield its processor. Four loads while not contended. Any
-// goroutine.
-func (p *Pool) Spare() int {
-	if p.Full() || p.Contended() {
-		return 0
-	}
-	return p.Searching()
-}
-
-// Full reports whether the calls in progress (those with a seat, and callers
-// between Arrive and Depart) are as many as the processors or more
-// (runtime.GOMAXPROCS when the pool started): each processor then has a call
-// to run, and a job pushed now runs sooner than its caller would run it only
-// if one of those calls ends first. Two loads. Any goroutine.
-func (p *Pool) Full() bool { return p.inProgress() >= p.procs }
-
-// Oversubscribed reports whether more calls are in progress (those with a
-// seat, and callers between Arrive and Depart) than there are processors:
-// a call that forks then only adds to what waits for one. Two loads. Any
-// goroutine.
-func (p *Pool) Oversubscribed() bool { return p.inProgress() > p.procs }
-
-// inProgress returns the calls in progress: those with a seat, and callers
+// InProgress returns the calls in progress: those with a seat, and callers
 // between Arrive and Depart. Two loads, a snapshot. Any goroutine.
-func (p *Pool) inProgress() int64 { return p.calls.Load() + p.early.Load() }
+func (p *Pool) InProgress() int { return int(p.calls.Load() + p.early.Load()) }
 
-// Arrive counts a caller that works on a call of p without a seat (package
-// par's timed prefix) among the calls in progress that Spare sees, until
+// Procs returns the processors the pool runs on: runtime.GOMAXPROCS when it
+// started. Any goroutine.
+func (p *Pool) Procs() int { return int(p.procs) }
+
+// Arrive counts a caller that works on a call of p without a seat (the
+// engine's timed prefix) among the calls in progress (InProgress), until
 // Depart. A call made inside another counts again, though the two share a
 // goroutine. Any goroutine.
 func (p *Pool) Arrive() { p.early.Add(1) }

@@ -1,0 +1,53 @@
+package split
+
+// Load is what a call's pool reports of its processors' use when the call
+// decides whether to involve the pool: counts and a mark that the pool keeps
+// (package internal/sched), read once each.
+type Load struct {
+	// Calls is the calls in progress on the pool: those running on its
+	// workers and those whose callers are on their prefix.
+	Calls int
+	// Procs is the processors the pool runs on (GOMAXPROCS).
+	Procs int
+	// Searching is the pool's workers looking for work: a job pushed now is
+	// taken within a round of their search, with no wake-up.
+	Searching int
+	// Contended: goroutines outside the pool's calls were recently found
+	// waiting for a processor, so that a job handed over waits behind them.
+	Contended bool
+}
+
+// Spare returns the workers that would take a job pushed now at once: those
+// searching, unless the calls in progress fill every processor or the pool
+// is contended, when a searcher waits for one of them to yield its
+// processor before it runs. A prefix that begins with a spare worker is warm
+// (Prefix.Warm).
+func (l Load) Spare() int {
+	if l.Calls >= l.Procs || l.Contended {
+		return 0
+	}
+	return l.Searching
+}
+
+// ContendedRest is the least rest that a call hands over while its pool is
+// contended. The worker woken for it waits behind the goroutines that hold
+// the processors, and the fork gains only where those goroutines leave a
+// processor free before the rest is done, at the end of a burst of calls.
+// 4 goroutines calling W2's body in turn on 2 processors (W11 of go run
+// ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
+// loop's speed handing rests over and at 0.98 alone; calls of 10,000
+// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
+const ContendedRest = 2 * LongCall
+
+// Alone reports whether a prefix that Next ended goes on alone rather than
+// hand its rest to a pool under load l. While more calls are in progress
+// than processors, a fork only adds to what waits for one; so it does while
+// the pool is contended, unless the rest takes ContendedRest or more; and
+// while as many calls as processors are in progress, a rest of
+// PrefixBudget or less gains less from a processor that a call might free
+// than its fork costs (ShortRest).
+func (p *Prefix) Alone(l Load) bool {
+	return l.Calls > l.Procs ||
+		l.Contended && !p.RestAtLeast(ContendedRest) ||
+		l.Calls >= l.Procs && p.ShortRest()
+}

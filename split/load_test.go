@@ -1,0 +1,46 @@
+package split
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestLoadSpare(t *testing.T) {
+	assert.Equal(t, 1, Load{Calls: 1, Procs: 2, Searching: 1}.Spare(), "a processor free")
+	assert.Zero(t, Load{Calls: 2, Procs: 2, Searching: 1}.Spare(), "a call for every processor")
+	assert.Zero(t, Load{Calls: 3, Procs: 2, Searching: 1}.Spare(), "more calls than processors")
+	assert.Zero(t, Load{Calls: 1, Procs: 2, Searching: 1, Contended: true}.Spare(), "a contended pool has no spare worker")
+	assert.Zero(t, Load{Calls: 1, Procs: 2}.Spare(), "no worker searching")
+}
+
+// endedPrefix returns a prefix of n elements that has timed its first
+// `done` elements at d each and ended (Next said so), as the engine holds it
+// when it asks Alone.
+func endedPrefix(t *testing.T, n, done int, d time.Duration) Prefix {
+	t.Helper()
+	start := time.Unix(0, 0)
+	p := NewPrefix(n, 1, start)
+	p.end, p.last = done, done
+	if p.Next(start.Add(time.Duration(done) * d)) {
+		t.Fatalf("a prefix of %d elements at %v each did not end", done, d)
+	}
+	return p
+}
+
+func TestPrefixAlone(t *testing.T) {
+	// A rest of about 100 µs (between PrefixBudget and ContendedRest),
+	// and one of about 10 ms.
+	short := endedPrefix(t, 6_000, 1_000, 20*time.Nanosecond)
+	long := endedPrefix(t, 500_000, 1_000, 20*time.Nanosecond)
+	assert.False(t, short.Alone(Load{Calls: 1, Procs: 2}), "a processor free")
+	assert.True(t, short.Alone(Load{Calls: 3, Procs: 2}), "more calls than processors")
+	assert.True(t, long.Alone(Load{Calls: 3, Procs: 2}), "more calls than processors, whatever the rest")
+	assert.True(t, short.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest under ContendedRest")
+	assert.False(t, long.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest of ContendedRest or more")
+	assert.False(t, short.Alone(Load{Calls: 2, Procs: 2}), "full, a rest over PrefixBudget")
+	tiny := endedPrefix(t, 1_500, 1_000, 20*time.Nanosecond)
+	assert.True(t, tiny.Alone(Load{Calls: 2, Procs: 2}), "full, a rest of PrefixBudget or less")
+	assert.False(t, tiny.Alone(Load{Calls: 1, Procs: 2}), "a processor free, however short the rest")
+}
