@@ -34,14 +34,14 @@ const cacheLine = 64
 // ring is a circular buffer indexed by the unbounded positions top and bottom.
 type ring[T any] struct {
 	mask  int64
-	slots []atomic.Pointer[T]
+	slots []slot[T] // slot_plain.go, slot_race.go
 }
 
 func newRing[T any](capacity int64) *ring[T] {
-	return &ring[T]{mask: capacity - 1, slots: make([]atomic.Pointer[T], capacity)}
+	return &ring[T]{mask: capacity - 1, slots: make([]slot[T], capacity)}
 }
 
-func (r *ring[T]) at(i int64) *atomic.Pointer[T] { return &r.slots[i&r.mask] }
+func (r *ring[T]) at(i int64) *slot[T] { return &r.slots[i&r.mask] }
 
 // A slot is written only by the owner, before the atomic store of bottom that
 // publishes it, and read by a thief only after its atomic load of bottom saw
@@ -50,10 +50,10 @@ func (r *ring[T]) at(i int64) *atomic.Pointer[T] { return &r.slots[i&r.mask] }
 // is a thief's read of position t racing the owner, which took t back as the
 // last element and pushed again at t; that thief then loses its CAS on top and
 // drops what it read. The Go memory model defines such a read of a word (it
-// returns a value some write stored), so without the race detector slots are
-// plain loads and stores (slot_plain.go) and a push pays for one atomic store,
-// not two; under the detector they are atomic (slot_race.go), so that it sees
-// no race at all.
+// returns a value some write stored), so without the race detector a slot is
+// a plain pointer, loaded and stored as any variable (slot_plain.go), and a
+// push pays for one atomic store, not two; under the detector it is an
+// atomic.Pointer (slot_race.go), so that the detector sees no race at all.
 
 // deque is the state a Worker and its Stealers share.
 type deque[T any] struct {
