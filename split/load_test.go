@@ -44,3 +44,17 @@ func TestPrefixAlone(t *testing.T) {
 	assert.True(t, tiny.Alone(Load{Calls: 2, Procs: 2}), "full, a rest of PrefixBudget or less")
 	assert.False(t, tiny.Alone(Load{Calls: 1, Procs: 2}), "a processor free, however short the rest")
 }
+
+func TestContentionMarks(t *testing.T) {
+	assert.False(t, Stalled(YieldStall-1))
+	assert.True(t, Stalled(YieldStall))
+	for s := 1; s < StallStreak; s++ {
+		assert.False(t, Marks(s, 0), "%d stalls, no mark before", s)
+		assert.True(t, Marks(s, 1), "%d stalls while the marks go on", s)
+	}
+	assert.True(t, Marks(StallStreak, 0))
+	assert.Equal(t, ContendedFor, MarkLength(1), "a first mark")
+	assert.Equal(t, 2*ContendedFor, MarkLength(2), "twice as long in a row")
+	assert.Equal(t, ContendedMax, MarkLength(5))
+	assert.Equal(t, ContendedMax, MarkLength(1000), "bounded")
+}

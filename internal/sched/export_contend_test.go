@@ -1,11 +1,13 @@
 package sched
 
+import "github.com/weftgo/weft/split"
+
 // Timing of the contention rule (contend.go).
 const (
-	YieldStall   = yieldStall
-	StallStreak  = stallStreak
-	ContendedFor = contendedFor
-	ContendedMax = contendedMax
+	YieldStall   = split.YieldStall
+	StallStreak  = split.StallStreak
+	ContendedFor = split.ContendedFor
+	ContendedMax = split.ContendedMax
 	YieldRounds  = yieldRounds
 	SearchRounds = searchRounds
 )

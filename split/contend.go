@@ -1,0 +1,55 @@
+package split
+
+import "time"
+
+// Contention is whether goroutines outside a pool's calls want its
+// processors: the pool cannot count them, but its participants' yields of
+// the processor feel them, since a yield returns at once when nothing else
+// is runnable and only after another goroutine has run when one is. These
+// rules turn the yields a participant times into the pool's contention mark
+// (Load.Contended), which the pool keeps; the scheduler reports each yield.
+//
+// With nothing else runnable, a yield takes 830 to 1,080 ns at the median on
+// the machine these figures come from, most of it the thread's yield (a
+// system call), and 10 µs or longer in 0.5% to 5% of yields, where the
+// processor's yield alone took 160 to 200 ns and 0.02% to 0.04% (go test
+// ./internal/sched -run '^$' -bench Yield, 4 runs): three in a row come by
+// chance once in 8,000 yields at worst, a false mark of ContendedFor. On 2
+// processors with 4 goroutines calling W2's body over 1,000 to 1,500
+// elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
+// mark and 0.98 with it (W11 of go run ./bench).
+
+// YieldStall is the shortest yield that counts as a stall: far above what a
+// yield costs when nothing else is runnable, and under the shortest call that
+// hands work over (ShortCall).
+const YieldStall = 10 * time.Microsecond
+
+// StallStreak is how many stalled yields in a row mark the pool contended: a
+// single one may be the host's preemption of the machine's processor, or the
+// collector's worker.
+const StallStreak = 3
+
+// ContendedFor is how long a first mark lasts; ContendedMax bounds the
+// doubling of marks made in a row: under a lasting load the pool sends a
+// call's work to a worker once every 16 ms or so, to look.
+const (
+	ContendedFor = time.Millisecond
+	ContendedMax = 16 * time.Millisecond
+)
+
+// Stalled reports whether a yield that took d was held up by other
+// goroutines.
+func Stalled(d time.Duration) bool { return d >= YieldStall }
+
+// Marks reports whether a participant whose last stalls yields in a row
+// were held up marks its pool contended, given marks, the marks made in a
+// row before (reset by a yield that returns at once): at StallStreak
+// stalls, or at the first while the marks go on.
+func Marks(stalls, marks int) bool { return stalls >= StallStreak || marks > 0 }
+
+// MarkLength returns how long the k-th mark in a row lasts (k >= 1):
+// ContendedFor, twice as long for each mark in a row before it, up to
+// ContendedMax.
+func MarkLength(k int) time.Duration {
+	return min(ContendedFor<<min(max(k, 1)-1, 16), ContendedMax)
+}
