@@ -36,11 +36,6 @@ func zipAdder[A, B, T any](a []A, b []B, f func(A, B) T) any {
 
 func zipAdd[A, B any, T par.Number](a []A, b []B, f func(A, B) T) adder[T] {
 	return func(lo, hi int, a0, a1, a2, a3 T) (T, T, T, T) {
-		if p := lo + prefetchAhead; p < len(a) {
-			q := min(len(a), hi+prefetchAhead)
-			prefetch(a[p:q])
-			prefetch(b[p:q])
-		}
 		return zipAdd4(a[lo:hi], b[lo:hi], f, a0, a1, a2, a3)
 	}
 }
