@@ -101,13 +101,46 @@ func (w *Worker) unpark(r wakeReason) bool {
 // out of the next slot. Any goroutine.
 func nudge() { go func() {}() }
 
-// notify wakes one parked worker if some are parked and none is searching.
-// Called after every push; its fast path is one load. Any goroutine.
+// notify wakes one parked worker if some are parked and fewer workers search
+// than jobs wait to be taken: none search, or fewer than the jobs in the
+// injection queue and the deques (a wake per job). Each worker so woken
+// steals one of them, cuts what it took and pushes its halves, whose pushes
+// wake others in turn, so that a pool of parked workers comes up in about
+// log2(P) wake-up times rather than one after another: the search of a
+// single woken worker found one job, and the next worker woke only when that
+// searcher stopped (internal/sim: W2 at 2M elements on 64 simulated
+// participants, on this machine's costs, reached all of them in 2.83 ms
+// with a wake-up only while none searched, and in 144 µs with a wake per
+// job; go run ./bench -sim). Rayon wakes as many sleepers as new jobs less
+// idle threads the same way (rayon-core's Sleep::new_jobs). Called after
+// every push; its fast path is one load. Any goroutine.
 func (p *Pool) notify() {
 	s := p.idle.Load() // after the push's store of bottom: a searcher that stops after this load rescans
-	if uint32(s) == 0 && s>>32 != 0 {
+	if s>>32 != 0 && p.short(int(uint32(s))) {
 		p.wakeOne()
 	}
+}
+
+// short reports whether searchers, that many searching pool workers, are
+// fewer than the jobs waiting to be taken. Any goroutine.
+func (p *Pool) short(searchers int) bool {
+	return searchers == 0 || p.queued(searchers) > searchers
+}
+
+// queued returns how many jobs wait in the injection queue and the deques
+// of the pool's workers and seats, counting no further once the count
+// exceeds limit: a bound on the loads, one or two a participant. A snapshot
+// of hints that orders nothing; the wake-up that no push may lose rests on
+// the case of no searcher, which needs no count. Any goroutine.
+func (p *Pool) queued(limit int) int {
+	n := int(p.inject.len())
+	for _, v := range *p.table.Load() { // every seat published so far (see acquire)
+		if n > limit {
+			break
+		}
+		n += v.dq.Len()
+	}
+	return n
 }
 
 // wakeOne unparks one parked pool worker, if any. Any goroutine.
@@ -167,12 +200,13 @@ func (p *Pool) startSearching() bool {
 	}
 }
 
-// stopSearching uncounts a searcher. A searcher that found work and was the
-// last one wakes another, since pushers that saw it searching woke nobody and
-// there may be more work behind the job it took.
+// stopSearching uncounts a searcher. A searcher that found work wakes
+// another if fewer workers still search than jobs wait (see notify): pushers
+// that saw it searching counted on it for one job, and the job it took may
+// have company.
 func (p *Pool) stopSearching(found bool) {
 	s := p.idle.Add(-1) // after our last steal attempt: a pusher that saw us searching relied on it
-	if found && uint32(s) == 0 && s>>32 != 0 {
+	if found && s>>32 != 0 && p.short(int(uint32(s))) {
 		p.wakeOne()
 	}
 }
