@@ -102,19 +102,19 @@ func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "Speedup T1/T; bound: T1/(T1/P + T∞); eff: (T1/P)/T; pieces and wake-ups per participant; ramp: until the last participant first works (worked: how many did).")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Wake: sched's rule (a push wakes a parked worker only while none searches), or the change weighed here (Config.WakePerJob: while fewer search than jobs wait).")
+	fmt.Fprintln(out, "Wake: sched's rule (a push, or a searcher that finds work, wakes a parked worker while fewer search than jobs wait), or the rule before it (Config.WakeIfNoneSearch: only while none searches).")
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "| machine | wake | workload | P | T | speedup | bound | eff | pieces/P | wakes/P | ramp | worked |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range ms {
-		for _, perJob := range []bool{false, true} {
-			rule := "sched"
-			if perJob {
-				rule = "per job"
+		for _, before := range []bool{true, false} {
+			rule := "per job"
+			if before {
+				rule = "none searching"
 			}
 			for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000)} {
 				for _, p := range simPs {
-					r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed, WakePerJob: perJob}, l)
+					r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed, WakeIfNoneSearch: before}, l)
 					fmt.Fprintf(out, "| %s | %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.2f | %v | %d |\n",
 						m.Name, rule, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
 						float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
@@ -126,22 +126,25 @@ func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
 }
 
 // simFib prints W4, fib(32) with a fork at every level, under sched's
-// rules and under the two changes weighed together.
+// rules, under the wake before them, and with Config.Rerecord.
 func simFib(out io.Writer, c sim.Costs, ms []sim.Machine) {
 	fmt.Fprintln(out, "## W4: fib(32) with a fork at every level, one call on a parked pool")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Rules: today's (split.Fork, sched's wake), or both changes weighed (a wake per waiting job; the recorded levels counted from the last promotion).")
+	fmt.Fprintln(out, "Rules: split.Fork with sched's wake per job; with the wake before it (only while none searches); or with Config.Rerecord too (the recorded levels counted from the last promotion).")
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "| machine | rules | P | T | speedup | eff | promotions/P | steals/P | wakes/P | ramp |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
+	rules := []struct {
+		name string
+		cfg  sim.Config
+	}{{"none searching", sim.Config{WakeIfNoneSearch: true}}, {"sched", sim.Config{}}, {"rerecord", sim.Config{Rerecord: true}}}
 	for _, m := range ms {
-		for _, alt := range []bool{false, true} {
-			rule := "today's"
-			if alt {
-				rule = "changed"
-			}
+		for _, rl := range rules {
+			rule := rl.name
 			for _, p := range simPs {
-				r := sim.Fib(sim.Config{Machine: m, P: p, Seed: simSeed, WakePerJob: alt, Rerecord: alt}, 32, c.Fib)
+				cfg := rl.cfg
+				cfg.Machine, cfg.P, cfg.Seed = m, p, simSeed
+				r := sim.Fib(cfg, 32, c.Fib)
 				fmt.Fprintf(out, "| %s | %s | %d | %v | %.2f | %.2f | %.1f | %.1f | %.2f | %v |\n", m.Name, rule, p, roundDur(r.T),
 					r.Speedup(), r.Efficiency(), float64(r.Forks)/float64(p), float64(r.Steals)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp))
 			}

@@ -10,9 +10,8 @@ import (
 // The pool: P participants, each with a deque, as internal/sched runs them.
 // Pool workers look in their own deque, then steal the oldest job of a
 // random victim, search for a while (linger) after their last task, and
-// park; a push wakes a parked worker when none searches, and a searcher
-// that finds work wakes another if it was the last one searching (the
-// sleep protocol of sched.Pool). A caller takes part in its own call as a
+// park; a push, or a searcher that finds work, wakes a parked worker while
+// fewer search than jobs wait (the sleep protocol of sched.Pool). A caller takes part in its own call as a
 // seat, which steals only jobs of its call and parks after searchRounds
 // fruitless rounds while it waits for a stolen half. The rules here are the
 // scheduler's mechanics, mirrored; what decides when to cut, hand over or
@@ -271,22 +270,22 @@ func (s *Sim) wakeLatency(reason int) int64 {
 	return int64(s.m.Wake)
 }
 
-// notify wakes one parked pool worker if some are parked and none searches
-// (or, with Config.WakePerJob, fewer search than jobs wait).
+// notify is sched.Pool.notify: it wakes one parked pool worker if some are
+// parked and fewer search than jobs wait.
 func (s *Sim) notify() {
 	if s.parked > 0 && s.short() {
 		s.wakeOne()
 	}
 }
 
-// short reports whether the searchers are too few for the jobs in sight:
-// none search, as sched's rule has it, or, with Config.WakePerJob, fewer
-// than the jobs waiting in the deques.
+// short is sched.Pool.short: the searchers are too few for the jobs in
+// sight, none searching or fewer than the jobs waiting in the deques (with
+// Config.WakeIfNoneSearch, only none).
 func (s *Sim) short() bool {
 	if s.searching == 0 {
 		return true
 	}
-	if !s.wakePerJob {
+	if s.wakeIfNoneSearch {
 		return false
 	}
 	queued := 0
@@ -316,8 +315,8 @@ func (s *Sim) startSearching() bool {
 	return true
 }
 
-// stopSearching uncounts a searcher; the last one, finding work, wakes
-// another.
+// stopSearching uncounts a searcher; one that found work wakes another
+// while the searchers left are too few for the jobs in sight (short).
 func (s *Sim) stopSearching(found bool) {
 	s.searching--
 	if found && s.parked > 0 && s.short() {

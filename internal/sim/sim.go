@@ -26,7 +26,7 @@ type Sim struct {
 	draw       *rand.Rand
 	nextID     int
 	check      bool // record every folded span (tests)
-	wakePerJob bool
+	wakeIfNoneSearch bool
 }
 
 // Config is what a simulation runs on.
@@ -42,13 +42,14 @@ type Config struct {
 	MinLen int
 	// Check records every folded span, for tests.
 	Check bool
-	// WakePerJob is a change to the sleep protocol that the simulator
-	// weighs: a push, or a searcher that finds work, wakes a parked worker
-	// while fewer workers search than jobs wait in the deques, where
-	// sched's rule wakes one only while none searches. Each woken worker
-	// then wakes others as it cuts what it stole, and the pool comes up in
-	// about log2(P) wake-ups instead of P-1 in a row.
-	WakePerJob bool
+	// WakeIfNoneSearch weighs the sleep protocol sched had before its
+	// wake per job: a push, or a searcher that finds work, woke a parked
+	// worker only while none searched, and the pool came up one wake-up
+	// after another. sched's rule, which the simulator runs otherwise,
+	// wakes one while fewer workers search than jobs wait in the deques:
+	// each woken worker wakes others as it cuts what it stole, and the
+	// pool comes up in about log2(P) wake-ups.
+	WakeIfNoneSearch bool
 	// ForkPeriod, if positive, replaces split.Period's time between two
 	// promotions of a recursion's forks on one participant (Fib), to weigh
 	// a shorter one.
@@ -67,7 +68,7 @@ type Config struct {
 func newSim(cfg Config, seats int) *Sim {
 	p := max(cfg.P, 1)
 	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
-		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakePerJob: cfg.WakePerJob}
+		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakeIfNoneSearch: cfg.WakeIfNoneSearch}
 	for i := range p - 1 + seats {
 		w := &part{s: s, id: i, pool: i < p-1, first: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}

@@ -80,7 +80,7 @@ func TestFib(t *testing.T) {
 	for _, m := range []sim.Machine{sim.VM, sim.Bare} {
 		for _, p := range []int{1, 2, 8, 64} {
 			for _, alt := range []bool{false, true} {
-				cfg := sim.Config{Machine: m, P: p, Seed: 3, WakePerJob: alt, Rerecord: alt}
+				cfg := sim.Config{Machine: m, P: p, Seed: 3, WakeIfNoneSearch: alt, Rerecord: alt}
 				r := sim.Fib(cfg, 24, 2)
 				require.Equal(t, r, sim.Fib(cfg, 24, 2))
 				name := fmt.Sprintf("%s/P=%d/alt=%v", m.Name, p, alt)
