@@ -22,10 +22,10 @@ type Sim struct {
 
 	pushes, steals, wakes int
 
-	sites      map[string]*site
-	draw       *rand.Rand
-	nextID     int
-	check      bool // record every folded span (tests)
+	sites            map[string]*site
+	draw             *rand.Rand
+	nextID           int
+	check            bool // record every folded span (tests)
 	wakeIfNoneSearch bool
 }
 
