@@ -109,8 +109,8 @@ func nudge() { go func() {}() }
 // log2(P) wake-up times rather than one after another: the search of a
 // single woken worker found one job, and the next worker woke only when that
 // searcher stopped (internal/sim: W2 at 2M elements on 64 simulated
-// participants, on this machine's costs, reached all of them in 2.83 ms
-// with a wake-up only while none searched, and in 144 µs with a wake per
+// participants, on this machine's costs, reached all of them in 3.22 ms
+// with a wake-up only while none searched, and in 176 µs with a wake per
 // job; go run ./bench -sim). Rayon wakes as many sleepers as new jobs less
 // idle threads the same way (rayon-core's Sleep::new_jobs). Called after
 // every push; its fast path is one load. Any goroutine.

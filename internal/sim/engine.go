@@ -13,8 +13,8 @@ import (
 // give half of what they have left to a hungry participant (CanHalve,
 // WorthHalving). Every decision is split's own function, called with the
 // simulated signals: the virtual clock's readings, the deque's length, the
-// pool's hunger. What internal/engine decides itself (a site's remembered
-// pace, staying alone, the pace the rest is cut by) is in adapter.go.
+// pool's hunger. What internal/engine does between split's rules (a site's
+// record, the pool's counts as a split.Load) is in adapter.go.
 
 // run is what a participant carries from one step of a run to the next,
 // as the engine's run: where its last step ended and that step's pace.
@@ -84,7 +84,7 @@ func (c *call) run(w *part) {
 	w.advance(int64(s.m.Call))
 	r, hi, pf := c.prefix(w)
 	if hi < c.load.N {
-		c.parallel(w, hi, c.load.N, splitPace(pf.Pace(), pf.Expected()), r)
+		c.parallel(w, hi, c.load.N, split.SplitPace(pf.Pace(), pf.Expected()), r)
 	}
 	c.end = s.now
 }
@@ -101,7 +101,7 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 	}
 	expect, pf, short := plan(c.site, n, c.minLen)
 	if short {
-		timed := s.draw.Uint32()%timedOneIn == 0
+		timed := s.draw.Uint32()%split.TimedOneIn == 0
 		var t0 time.Time
 		if timed {
 			t0 = w.read()
@@ -117,7 +117,7 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 	if pf.End() < n {
 		s.early++
 		defer func() { s.early-- }()
-		if s.spare() > 0 {
+		if s.load().Spare() > 0 {
 			pf.Warm()
 		}
 	}
@@ -130,8 +130,8 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 		}
 		now := w.read()
 		if !pf.Next(now) {
-			if !s.alone(&pf) {
-				if m := pf.Measured(now); m.N >= minSample || m.D >= split.PrefixBudget {
+			if !pf.Alone(s.load()) {
+				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
 					c.site.learn(m, false)
 				}
 				lc := pf.LastChunk(now)
@@ -146,20 +146,24 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 }
 
 // parallel runs [lo, hi) on the pool from w's seat, cut as split.ForRange
-// says for the pool's workers and the caller.
+// (or, for whole leaves, split.ForWhole) says for the pool's workers and
+// the caller.
 func (c *call) parallel(w *part, lo, hi int, pace split.Pace, r run) run {
 	s := c.s
 	w.advance(int64(s.m.Seat))
 	s.calls++
 	defer func() { s.calls-- }()
 	sp := split.ForRange(s.workers+1, hi-lo, c.minLen, 0, pace)
+	if c.load.Whole {
+		sp = split.ForWhole(s.workers+1, hi-lo, c.minLen, 0, pace)
+	}
 	return c.reduce(w, lo, hi, sp, false, r)
 }
 
 // reduce is the engine's: cut while sp allows, else a leaf.
 func (c *call) reduce(w *part, lo, hi int, sp split.Splitter, stolen bool, r run) run {
 	if !sp.TrySplit(hi-lo, stolen) {
-		if sp.Step(hi-lo) < hi-lo {
+		if !c.load.Whole && sp.Step(hi-lo) < hi-lo {
 			return c.leaf(w, lo, hi, sp, r)
 		}
 		c.fold(w, &r, lo, hi)

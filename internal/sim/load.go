@@ -11,6 +11,10 @@ type Load struct {
 	N    int
 	cum  func(i int) float64
 	max  float64 // the dearest element
+	// Whole says that the calls' leaves run whole, as ReduceRange's leaf
+	// does (a split.Work with a Leaf): the engine cuts them by
+	// split.ForWhole and never runs one in steps.
+	Whole bool
 }
 
 // Cum returns the time elements [0, i) take, run one after another.

@@ -212,7 +212,7 @@ type Dur = time.Duration
 // same pool, and returns the small calls' results. The second caller is
 // given a processor of its own: the simulated machine does not multiplex
 // goroutines over processors as the Go scheduler does, but counts both
-// calls against the P processors, as the pool does (sched.Pool.Full).
+// calls against the P processors, as the pool does (split.Load).
 func Beside(cfg Config, large, small Load, delay time.Duration, k int) []Result {
 	s := newSim(cfg, 2)
 	ps := s.startWorkers()
