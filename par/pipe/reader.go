@@ -41,18 +41,26 @@ const readSlack = 512
 // while the rest is unread; the memory a call holds is about a block of the
 // text per running goroutine, not the text.
 //
-// A read error (or a file that turns out shorter than its size) ends the
-// text where it happened for every piece read after it, so a terminal then
-// returns a result over part of the text: as with bufio.Scanner, check Err
-// after the terminal. A Reader may be used by several terminals, one after
-// the other or at once; it reads the text again each time.
+// A read error (or a file that turns out shorter than its size) is never
+// silent: the terminal that meets it panics with a *ReadError that wraps it,
+// on the calling goroutine, once the pieces that had started have returned,
+// as a panic in the caller's function does. A program that would rather
+// have a result over the part of the text that could be read, and the
+// error beside it, as bufio.Scanner gives them, calls DeferErr first and
+// checks Err after the terminal. A Reader may be used by several terminals,
+// one after the other or at once; it reads the text again each time.
 type Reader struct {
 	r    io.ReaderAt // nil when the text was read whole into mem
 	size int         // the text's length in bytes
 	mem  []byte      // the whole text, for a reader without ReadAt
 
-	mu  sync.Mutex
-	err error // guarded by mu: the first read error
+	// deferErr: a read error is Err's only, not a panic (DeferErr). Set
+	// before the terminals run, read by their pieces.
+	deferErr bool
+
+	mu    sync.Mutex
+	err   error // guarded by mu: the read error at the smallest offset
+	errAt int   // guarded by mu: where err happened, when err is not nil
 
 	// blocks holds the *block of LineChunkBytes' windows between their
 	// pieces, so that the pieces of a call, however many, share about one
@@ -95,34 +103,76 @@ func NewReader(r io.Reader) *Reader {
 	b, err := io.ReadAll(r)
 	t.mem, t.size = b, len(b)
 	if err != nil {
-		t.fail(err)
+		t.fail(err, len(b))
 	}
 	return t
 }
 
-// Err returns the first error met in reading the text, or nil. Call it after
-// the terminals that used the Reader's pipes have returned.
+// ReadError is the value a terminal over a Reader's pipe panics with when
+// the text cannot be read (see Reader): the error that ReadAt (or, for a
+// reader without it, Read) returned, and the offset in the text where the
+// read of the piece that met it failed (the Reader's Err is the error at the
+// smallest offset that the call's pieces met). errors.Is and errors.As see
+// Err through it.
+type ReadError struct {
+	Offset int64
+	Err    error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("pipe: Reader: read failed at byte %d: %v", e.Offset, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// DeferErr makes a read error Err's, as bufio.Scanner's is, instead of a
+// panic of the terminal that meets it, and returns t. A terminal then
+// returns its result over the part of the text that could be read, the same
+// on every run, for a source whose ReadAt fails at the same offsets: each
+// piece of the text (a line, a chunk, a field) that starts before the first
+// byte that its own read could not get, cut there. A piece never stops
+// reading because another one failed, so which pieces are covered does not
+// depend on the timing. Check Err after each terminal. Call DeferErr before
+// the terminals, not while one runs.
+func (t *Reader) DeferErr() *Reader {
+	t.deferErr = true
+	return t
+}
+
+// Err returns the read error at the smallest offset of the text met so far,
+// or nil. Call it after the terminals that used the Reader's pipes have
+// returned. Without DeferErr, a terminal that met an error has panicked
+// with it already.
 func (t *Reader) Err() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.err
 }
 
-// fail records err as the Reader's error unless one is recorded already.
-func (t *Reader) fail(err error) {
+// fail records err, met at the offset at of the text, as the Reader's error
+// unless one is recorded at a smaller offset, so that Err does not depend on
+// which goroutine failed first.
+func (t *Reader) fail(err error, at int) {
 	t.mu.Lock()
-	if t.err == nil {
-		t.err = err
+	if t.err == nil || at < t.errAt {
+		t.err, t.errAt = err, at
 	}
 	t.mu.Unlock()
 }
 
-// failed reports whether a read has failed; a piece that begins after that
-// reads nothing.
-func (t *Reader) failed() bool {
+// check panics with the Reader's error, unless it has none or DeferErr was
+// called: a terminal opens its pipe with it, for a text read whole whose read
+// failed in NewReader (a ReaderAt's pieces panic where they fail).
+func (t *Reader) check() {
+	if t.deferErr || t.r != nil {
+		return
+	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err != nil
+	err, at := t.err, t.errAt
+	t.mu.Unlock()
+	if err != nil {
+		panic(&ReadError{Offset: int64(at), Err: err})
+	}
 }
 
 // Lines returns the pipeline of the lines of the text, in order, without
@@ -175,6 +225,7 @@ func (t *Reader) cutPipe(n int, sep byte, lines bool) Pipe[string] {
 		w.feedSpan(lo, hi, lastStart, end, buf, pbuf, sink, feed)
 	})
 	p.spans = &sepSpans[string]{sep: sep, open: func() func(lo, hi int, cut func(t *text[string], lo, hi int)) {
+		t.check()
 		w := &window{t: t}
 		return func(lo, hi int, cut func(t *text[string], lo, hi int)) {
 			if base, ok := w.span(lo, hi, lastStart, end); ok {
@@ -227,6 +278,7 @@ func (t *Reader) pipe(n int, feed func(w *window, lo, hi int, buf []string, pbuf
 // their block when reuse is set (see LineChunkBytes).
 func readerPipe[T any](t *Reader, n int, reuse bool, feed func(w *window, lo, hi int, buf []T, pbuf []int, sink func([]int, []T))) Pipe[T] {
 	return Pipe[T]{n: n, open: func() feeder[T] {
+		t.check()
 		w := &window{t: t, reuse: reuse}
 		buf := make([]T, 0, batch)
 		var sink func([]T)
@@ -237,6 +289,7 @@ func readerPipe[T any](t *Reader, n int, reuse bool, feed func(w *window, lo, hi
 			w.drop()
 		}
 	}, openPos: func() posFeeder[T] {
+		t.check()
 		w := &window{t: t, reuse: reuse}
 		buf, pbuf := make([]T, 0, batch), make([]int, 0, batch)
 		return func(lo, hi int, sink func([]int, []T)) {
@@ -279,13 +332,11 @@ func (w *window) drop() {
 	}
 }
 
-// begin starts a piece [lo, hi) of the range, and reports whether it reads
-// anything: not after a ReadAt failed. A text read whole is complete as far
-// as it goes, whatever error ended it.
-func (w *window) begin(hi int) bool {
-	w.hi, w.end = hi, w.t.size
-	return w.t.mem != nil || !w.t.failed()
-}
+// begin starts a piece [lo, hi) of the range. Each piece reads its own
+// bytes whatever others met, so that the part of the text a terminal covers
+// after a read error does not depend on the timing (see DeferErr). A text
+// read whole is complete as far as it goes, whatever error ended it.
+func (w *window) begin(hi int) { w.hi, w.end = hi, w.t.size }
 
 // load reads the text from `from` on into a new block: to readSlack past the
 // range's end, and at least readBlock bytes and min bytes, or to the text's
@@ -322,7 +373,10 @@ func (w *window) load(from, least int) bool {
 		if err == nil || errors.Is(err, io.EOF) {
 			err = fmt.Errorf("pipe: Reader: the text ended at byte %d of %d: %w", from+k, w.t.size, io.ErrUnexpectedEOF)
 		}
-		w.t.fail(err)
+		w.t.fail(err, from+k)
+		if !w.t.deferErr {
+			panic(&ReadError{Offset: int64(from + k), Err: err})
+		}
 		w.end = from + k
 		if k == 0 {
 			return false
@@ -408,9 +462,8 @@ func (w *window) feedSpan(lo, hi int, lastStart func(s string, lo, hi int) int, 
 // its own bytes only. The caller clears w.tx once it has cut it.
 func (w *window) span(lo, hi int, lastStart func(s string, lo, hi int) int, end func(s string) int) (int, bool) {
 	base := max(lo-1, 0)
+	w.begin(hi)
 	switch {
-	case !w.begin(hi):
-		return 0, false
 	case base >= w.end: // an empty text, whose one piece for Split is empty
 		if lo > 0 {
 			return 0, false
@@ -468,9 +521,10 @@ func fieldEnd(s string) int {
 // chunks at the positions [lo, hi), each made by piece from the window.
 func feedReaderChunks[T any](w *window, piece func(w *window, i, j int) T, lo, hi int, buf []T, pbuf []int, sink func([]int, []T)) {
 	n := w.t.size
-	ok := w.begin(min(chunkBatchEnd(lo, hi)*lineChunk, n))
+	w.begin(min(chunkBatchEnd(lo, hi)*lineChunk, n))
+	ok := true
 	start := min(lo*lineChunk, n)
-	if ok && start > 0 && start < n {
+	if start > 0 && start < n {
 		if j := w.index(start-1, n, '\n'); j >= 0 {
 			start = j + 1
 		} else {

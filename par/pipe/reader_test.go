@@ -3,6 +3,7 @@ package pipe_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -132,21 +133,105 @@ func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
 func TestReaderError(t *testing.T) {
 	text := strings.Repeat("line of text\n", 10_000)
 	boom := errors.New("boom")
-	r := pipe.NewReader(failingAt{strings.NewReader(text), int64(len(text) / 2), boom})
+	half := int64(len(text) / 2)
+
+	// Without DeferErr, the terminal that meets the error panics with it.
+	r := pipe.NewReader(failingAt{strings.NewReader(text), half, boom})
+	rerr := readPanic(t, func() { r.Lines().Count() })
+	require.ErrorIs(t, rerr, boom)
+	require.GreaterOrEqual(t, rerr.Offset, half, "where the piece that met it failed")
+	require.ErrorIs(t, r.Err(), boom)
+
+	// With it, the terminal returns what was read and Err has the error.
+	r = pipe.NewReader(failingAt{strings.NewReader(text), half, boom}).DeferErr()
 	n := r.Lines().Count()
 	require.ErrorIs(t, r.Err(), boom)
-	require.Less(t, n, 10_000, "lines past the error are not read")
+	require.Equal(t, 5_000, n, "the lines that start before the error")
 
 	// A file that is shorter than its size says: the end is an error too.
 	short := failingAt{strings.NewReader(text), int64(len(text) - 5), io.EOF}
 	r = pipe.NewReader(short)
+	rerr = readPanic(t, func() { r.Lines().ForEach(func(string) {}) })
+	require.ErrorIs(t, rerr, io.ErrUnexpectedEOF)
+	r = pipe.NewReader(short).DeferErr()
 	r.Lines().ForEach(func(string) {})
 	require.ErrorIs(t, r.Err(), io.ErrUnexpectedEOF)
 
-	// A reader without ReadAt is read whole, and its error kept.
+	// A reader without ReadAt is read whole by NewReader: the terminal
+	// panics with its error, or with DeferErr gives what was read.
 	r = pipe.NewReader(io.MultiReader(strings.NewReader("a\nb\n"), errReader{boom}))
+	rerr = readPanic(t, func() { r.Lines().Collect() })
+	require.ErrorIs(t, rerr, boom)
+	require.Equal(t, int64(4), rerr.Offset)
+	r = pipe.NewReader(io.MultiReader(strings.NewReader("a\nb\n"), errReader{boom})).DeferErr()
 	require.Equal(t, []string{"a", "b"}, r.Lines().Collect())
 	require.ErrorIs(t, r.Err(), boom)
+
+	// The pool is usable after the panic.
+	require.Equal(t, 10_000, pipe.NewReader(strings.NewReader(text)).Lines().Count())
+}
+
+// readPanic runs f, which must panic with a *pipe.ReadError, and returns it.
+func readPanic(t *testing.T, f func()) (rerr *pipe.ReadError) {
+	t.Helper()
+	defer func() {
+		var ok bool
+		rerr, ok = recover().(*pipe.ReadError)
+		require.True(t, ok, "the terminal panics with a *pipe.ReadError")
+	}()
+	f()
+	return nil
+}
+
+// TestReaderErrorCoversTheSame checks that the part of the text a terminal
+// covers after a read error does not depend on the timing: over a text whose
+// reads fail at 99% (in the middle of a line), every terminal, on every run
+// and however the range is cut, covers the lines that start before that
+// byte, the last of them cut there, and Err is the error at that byte.
+func TestReaderErrorCoversTheSame(t *testing.T) {
+	var b strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "st%d;%d.%d\n", i%413, i%97, i%10)
+	}
+	text := b.String()
+	at := int64(len(text)) * 99 / 100
+	for text[at-1] == '\n' {
+		at++ // in the middle of a line, so that one is cut
+	}
+	lines := strings.Split(text[:at], "\n")
+	boom := errors.New("boom")
+	wantBytes := 0
+	for _, l := range lines {
+		wantBytes += len(l)
+	}
+	runs := 40
+	if testing.Short() {
+		runs = 10
+	}
+	for run := range runs {
+		opts := []par.Option{}
+		if run%2 == 1 {
+			opts = append(opts, par.WithGrain(1+run*37))
+		}
+		r := pipe.NewReader(failingAt{strings.NewReader(text), at, boom}).DeferErr()
+		require.Equal(t, len(lines), r.Lines().Count(opts...), "run %d: Count", run)
+		bytesRead := pipe.Fold(r.Lines(), func() int { return 0 },
+			func(n int, l string) int { return n + len(l) }, func(a, b int) int { return a + b }, opts...)
+		require.Equal(t, wantBytes, bytesRead, "run %d: Fold", run)
+		counts := pipe.ReduceBy(r.Lines(), func(l string) (int, int) { return len(l) % 7, 1 },
+			func(a, b int) int { return a + b }, opts...)
+		total := 0
+		for _, c := range counts {
+			total += c
+		}
+		require.Equal(t, len(lines), total, "run %d: ReduceBy", run)
+		chunked := pipe.Fold(r.LineChunkBytes(), func() int { return 0 },
+			func(n int, c []byte) int { return n + len(c) }, func(a, b int) int { return a + b }, opts...)
+		require.Equal(t, int(at), chunked, "run %d: LineChunkBytes", run)
+		var rerr *pipe.ReadError
+		require.ErrorIs(t, r.Err(), boom)
+		require.NotErrorAs(t, r.Err(), &rerr, "Err is the reader's error itself")
+	}
 }
 
 type errReader struct{ err error }
