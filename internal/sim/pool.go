@@ -88,9 +88,15 @@ type part struct {
 
 // round is the time of one fruitless round of a searching pool worker over
 // its victims, its yields spread over the rounds between them.
-func (s *Sim) round() int64 {
-	nv := int64(len(s.parts) - 1)
-	return nv*int64(s.m.Try) + (int64(s.m.Yield)+(yieldRounds-1)*int64(spinWait))/yieldRounds
+func (s *Sim) round() int64 { return int64(s.m.Round(len(s.parts))) }
+
+// Round is the time of one fruitless round of a searching pool worker over
+// the other participants of n, its yields spread over the rounds between
+// them: a thief sees a job pushed during its search after a delay drawn
+// uniformly over it.
+func (m Machine) Round(n int) time.Duration {
+	nv := time.Duration(max(n-1, 0))
+	return nv*m.Try + (m.Yield+(yieldRounds-1)*spinWait)/yieldRounds
 }
 
 // waitRound is a round of a participant waiting for a stolen half, which
