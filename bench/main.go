@@ -61,7 +61,7 @@ type flags struct {
 func parseFlags(args []string) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W14,W5,W6,W7,W8s,W8m,W9,W10,W11,W12,W12f,W13k100,W13k1000,W13k10000,W13s; W4, W8, W12 and W13 select all their parts)")
+	fs.StringVar(&f.workloads, "w", "all", "workloads to run, comma-separated (W1,W2,W3,W4,W4c,W14,W5,W6,W7,W8s,W8m,W9,W10,W11,W12,W12f,W12h,W13k100,W13k1000,W13k10000,W13s; W4, W8, W12 and W13 select all their parts)")
 	fs.StringVar(&f.competitors, "c", "all", "competitors, comma-separated, or all or none (see -list)")
 	fs.StringVar(&f.workloads, "workloads", "all", "the same as -w")
 	fs.StringVar(&f.competitors, "competitors", "all", "the same as -c")
@@ -169,7 +169,7 @@ func selectWorkloads(spec string) ([]*workload, bool, error) {
 		found := false
 		for _, w := range all {
 			id := strings.ToUpper(w.id)
-			if id == s || strings.TrimRight(id, "CSMF") == s || strings.HasPrefix(id, s+"K") {
+			if id == s || strings.TrimRight(id, "CSMFH") == s || strings.HasPrefix(id, s+"K") {
 				want[w.id], found = true, true
 			}
 		}

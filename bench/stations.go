@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -492,6 +493,28 @@ func w12WeftByKey(lines pipe.Pipe[string], opts []par.Option) map[string]w12Stat
 	}, w12Stat.merge, opts...)
 }
 
+// w12WeftFoldBy is W12 as the aggregation by key into statistics updated in
+// place: a station and a temperature per line, folded into the station's
+// statistics through a pointer.
+func w12WeftFoldBy(lines pipe.Pipe[string], opts []par.Option) map[string]*w12Stat {
+	return pipe.FoldBy(lines, w12Parse, w12Empty, (*w12Stat).add, w12MergeInto, opts...)
+}
+
+// w12Empty is the statistics of no row: folding a row into it gives w12One.
+func w12Empty() w12Stat { return w12Stat{Min: math.MaxInt64, Max: math.MinInt64} }
+
+func w12MergeInto(a, b *w12Stat) { *a = a.merge(*b) }
+
+// w12OpenReader opens the file at path as a pipe.Reader, and returns it with
+// the function that closes the file.
+func w12OpenReader(path string) (*pipe.Reader, func()) {
+	f, err := os.Open(path)
+	if err != nil {
+		panic(err)
+	}
+	return pipe.NewReader(f), func() { f.Close() }
+}
+
 func (s *suite) stationImpls(n int) []impl {
 	e := s.env
 	text := w12Text(n)
@@ -506,8 +529,10 @@ func (s *suite) stationImpls(n int) []impl {
 			func() w12Map { return w12Weft(text, s.opts) }),
 		mk("weft Fold", kindWeft, "pipe.Fold(pipe.LineChunks(text), newMap, addLines, merge): in order, a map per run of adjacent pieces",
 			func() w12Map { return w12WeftFold(text, s.opts) }),
-		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a call per line",
+		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.Lines(text), parse, merge): a call of parse and merge per line",
 			func() map[string]w12Stat { return w12WeftByKey(pipe.Lines(text), s.opts) }, w12SumVals(len(text))),
+		mk("weft FoldBy", kindWeft, "pipe.FoldBy(pipe.Lines(text), parse, empty, add, merge): a call of parse and add per line, the statistics updated in place",
+			func() w12Map { return w12WeftFoldBy(pipe.Lines(text), s.opts) }),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
@@ -547,15 +572,18 @@ func (s *suite) stationFileImpls(n int) []impl {
 			func() w12Map { return w12WeftFile(path, s.opts) }),
 		mk("weft Fold", kindWeft, "pipe.Fold(pipe.NewReader(f).LineChunkBytes(), newMap, addLines, merge): in the file's order",
 			func() w12Map { return w12WeftFileFold(path, s.opts) }),
-		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): a call per line",
+		resultImpl("weft ReduceBy", kindWeft, "pipe.ReduceBy(pipe.NewReader(f).Lines(), parse, merge): a call of parse and merge per line",
 			func() map[string]w12Stat {
-				f, err := os.Open(path)
-				if err != nil {
-					panic(err)
-				}
-				defer f.Close()
-				return w12WeftByKey(pipe.NewReader(f).Lines(), s.opts)
+				r, done := w12OpenReader(path)
+				defer done()
+				return w12WeftByKey(r.Lines(), s.opts)
 			}, w12SumVals(size)),
+		mk("weft FoldBy", kindWeft, "pipe.FoldBy(pipe.NewReader(f).Lines(), parse, empty, add, merge): the statistics updated in place",
+			func() w12Map {
+				r, done := w12OpenReader(path)
+				defer done()
+				return w12WeftFoldBy(r.Lines(), s.opts)
+			}),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {

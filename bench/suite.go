@@ -372,6 +372,12 @@ func allWorkloads() []*workload {
 			size: rows, units: linear, probe: func(int) []int { return nil }, ownInput: true,
 			build: func(s *suite, n int) []impl { return s.stationFileImpls(n) },
 		},
+		{
+			id: "W12h", name: "stations histogram", def: "W12's rows kept as a 50-bucket histogram per station (uint32 counts), in memory",
+			fullN: 10_000_000, quickN: 2_000_000,
+			size: rows, units: linear, probe: func(int) []int { return nil }, ownInput: true,
+			build: func(s *suite, n int) []impl { return s.stationHistImpls(n) },
+		},
 	}, seqWorkloads()...)
 }
 
