@@ -578,6 +578,12 @@ func (s *suite) stationFileImpls(n int) []impl {
 				defer done()
 				return w12WeftByKey(r.Lines(), s.opts)
 			}, w12SumVals(size)),
+		mk("weft LineBytes", kindWeft, "pipe.ForEachInit(pipe.NewReader(f).LineBytes(), newMap, addLine), the maps merged: each line a []byte of a buffer the goroutine reuses",
+			func() w12Map {
+				r, done := w12OpenReader(path)
+				defer done()
+				return w12MergeMaps(pipe.ForEachInit(r.LineBytes(), newW12Map, w12AddBytes, s.opts...))
+			}),
 		mk("weft FoldBy", kindWeft, "pipe.FoldBy(pipe.NewReader(f).Lines(), parse, empty, add, merge): the statistics updated in place",
 			func() w12Map {
 				r, done := w12OpenReader(path)

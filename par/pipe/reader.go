@@ -203,17 +203,7 @@ func (t *Reader) Fields() Pipe[string] {
 // cutPipe returns the pipeline of n positions of the pieces between the
 // bytes sep: Lines' if lines, else Split's.
 func (t *Reader) cutPipe(n int, sep byte, lines bool) Pipe[string] {
-	lastStart := func(s string, lo, hi int) int {
-		from := max(lo-1, 0)
-		if j := strings.LastIndexByte(s[from:min(hi-1, len(s))], sep); j >= 0 {
-			return from + j + 1 // a piece starts after every separator
-		}
-		if lo == 0 {
-			return 0
-		}
-		return -1
-	}
-	end := func(s string) int { return strings.IndexByte(s, sep) }
+	lastStart, end := sepBounds(sep)
 	last := 1 // the positions past the text's bytes: Split's empty piece after a final separator
 	if lines {
 		last = 0
@@ -236,6 +226,23 @@ func (t *Reader) cutPipe(n int, sep byte, lines bool) Pipe[string] {
 		}
 	}}
 	return p
+}
+
+// sepBounds returns the functions that span needs to find the pieces
+// between the bytes sep (see span).
+func sepBounds(sep byte) (lastStart func(s string, lo, hi int) int, end func(s string) int) {
+	lastStart = func(s string, lo, hi int) int {
+		from := max(lo-1, 0)
+		if j := strings.LastIndexByte(s[from:min(hi-1, len(s))], sep); j >= 0 {
+			return from + j + 1 // a piece starts after every separator
+		}
+		if lo == 0 {
+			return 0
+		}
+		return -1
+	}
+	end = func(s string) int { return strings.IndexByte(s, sep) }
+	return lastStart, end
 }
 
 // LineChunks returns the pipeline of the text cut into chunks of whole
@@ -314,6 +321,8 @@ type window struct {
 	// tx is the text that the in-memory feeders of split.go cut: the bytes
 	// of the window that a piece of the range needs (see feedSpan).
 	tx text[string]
+	// txb is tx as bytes, for LineBytes (see bytesText).
+	txb text[[]byte]
 	// shifted hands sink the batches of the feeder over tx with their
 	// positions moved by shift, from tx's to the text's.
 	shifted func(pos []int, xs []string)
