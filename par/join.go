@@ -32,7 +32,19 @@ func Do(f func(w *Worker), opts ...Option) {
 		panic("par: Do: f is nil")
 	}
 	c := configure(opts)
-	c.run(func(w *sched.Worker) { f(handle(w)) })
+	c.run(func(w *sched.Worker) {
+		normal := false
+		defer func() {
+			if !normal {
+				if msg := nilFault(); msg != "" { // a nil w in f's first fork: no record below it
+					recover()
+					panic(msg)
+				}
+			}
+		}()
+		f(handle(w))
+		normal = true
+	})
 }
 
 // Join calls a and b, in parallel when a worker is free to take b, and returns
@@ -142,7 +154,17 @@ type join2Job[B, RB any] struct {
 
 func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 	t := sched.Payload[join2Job[B, RB]](j)
+	normal := false
+	defer func() {
+		if !normal {
+			if msg := nilFault(); msg != "" {
+				recover() // as in join2Slow: a thief's recursion may record none
+				panic(msg)
+			}
+		}
+	}()
 	t.rb = t.fb(handle(w), t.b)
+	normal = true
 }
 
 // Join2 returns fa(w, a) and fb(w, b), computed in parallel when a worker is
@@ -179,15 +201,17 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 // levels of every recursion, and promotions): a handle used on a goroutine
 // that does not own it panics there, naming Join2 and w, before it touches
 // the worker; until then its forks are plain calls, which touch nothing of
-// the worker. A nil w panics with the runtime's nil dereference: a check in
-// the fast path would cost 84 of the compiler's inlining budget of 80 (go
-// build -gcflags=-m=2 ./par), and the fork its inlining.
+// the worker. A nil w, fa or fb panics with a message naming Join2 and the
+// parameter, whatever the depth of the fork.
 func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (ra RA, rb RB) {
 	// The fast path must stay small enough for the compiler to inline it into
 	// the caller (TestJoin2Inlines): not inlined, fib(32) ran at 0.62-0.66
 	// of the plain recursion. So the slow path reuses its calls: an open gate
 	// replaces fb by a closure that makes the whole fork, and the closure
-	// clears w so that fa is not called again.
+	// clears w so that fa is not called again. Nor is there room for nil
+	// checks (they cost 6 of the 80): a nil w, fa or fb faults in the line
+	// that uses it, and the recorded fork the fault unwinds through names it
+	// (see nilFault).
 	if atomic.LoadUint32((*uint32)(unsafe.Pointer(w))) != 0 { // the gate (sched.Worker.Gate), first in w; set by the owner, and by askers on any goroutine
 		f := fb
 		fb = func(_ *Worker, b B) RB { return join2Slow(&w, fa, a, f, b, &ra) }
@@ -275,11 +299,18 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 	}
 	sw.Open(plan.Look)
 	defer func() {
+		cut := j.Forking() // a panic or runtime.Goexit in fb
 		sw.Open(split.Looks(sw.Unrecord(&j.Job)))
 		var za A
 		var zra RA
 		j.fb, j.b, j.rb = nil, za, zra // drop references before the record is reused
 		j.Put()
+		if cut {
+			if msg := nilFault(); msg != "" {
+				recover() // the runtime's nil dereference, in Join2 at the line msg names
+				panic(msg)
+			}
+		}
 	}()
 	rb := fb(w, b)
 	if sw.Settle(&j.Job) {

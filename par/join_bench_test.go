@@ -282,3 +282,11 @@ func BenchmarkTreeSum(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDoEmpty is what par.Do costs around a function that forks
+// nothing: the seat's acquire and release, on the default pool.
+func BenchmarkDoEmpty(b *testing.B) {
+	for b.Loop() {
+		par.Do(func(*par.Worker) {})
+	}
+}

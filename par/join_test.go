@@ -349,3 +349,69 @@ func TestScopeSmoke(t *testing.T) {
 		})
 	})
 }
+
+// nilAt forks a chain of depth n with Join2 and, at the bottom, forks once
+// more with the nil function or handle bad names, far below the levels that
+// a recursion records.
+func nilAt(bad string) func(w *par.Worker, n int) int {
+	var down func(w *par.Worker, n int) int
+	leaf := func(*par.Worker, int) int { return 1 }
+	down = func(w *par.Worker, n int) int {
+		if n > 0 {
+			x, y := par.Join2(w, down, n-1, leaf, 0)
+			return x + y
+		}
+		fa, fb := leaf, leaf
+		switch bad {
+		case "fa":
+			fa = nil
+		case "fb":
+			fb = nil
+		case "w":
+			w = nil
+		}
+		x, y := par.Join2(w, fa, 0, fb, 0)
+		return x + y
+	}
+	return down
+}
+
+// TestJoin2NilDeep: a nil fa, fb or w panics with a message naming Join2 and
+// the parameter at any depth, where the fork is a plain call and the fast
+// path, which has no room for a check, faults; on every pool size, and for a
+// nil handle in the first fork of Do too.
+// Once caught: below the recorded levels the caller got the runtime's nil
+// pointer dereference.
+func TestJoin2NilDeep(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		p := par.NewPool(par.Workers(workers))
+		for _, bad := range []string{"fa", "fb", "w"} {
+			for _, depth := range []int{0, 1, 3, 4, 5, 12, 40} {
+				f := nilAt(bad)
+				v := panicValue(t, func() { par.Do(func(w *par.Worker) { f(w, depth) }, par.OnPool(p)) })
+				require.Equal(t, "par: Join2: "+bad+" is nil", v, "workers=%d depth=%d", workers, depth)
+			}
+		}
+		requireUsable(t, p)
+		p.Close()
+	}
+}
+
+// TestJoin2PanicsPassUntouched: the check that names a nil function reads
+// the stack of a panic that unwinds through a fork; any other panic, a
+// runtime error included, reaches the caller as it was.
+func TestJoin2PanicsPassUntouched(t *testing.T) {
+	var boom func(w *par.Worker, n int) int
+	boom = func(w *par.Worker, n int) int {
+		if n == 0 {
+			var s []int
+			return s[n] // out of range: a runtime error that is not Join2's
+		}
+		x, y := par.Join2(w, boom, n-1, boom, n-1)
+		return x + y
+	}
+	v := panicValue(t, func() { par.Do(func(w *par.Worker) { boom(w, 10) }) })
+	err, ok := v.(runtime.Error)
+	require.True(t, ok, "%v", v)
+	require.Contains(t, err.Error(), "index out of range")
+}

@@ -258,3 +258,8 @@ func (p *Pool) askAll(except *Worker) {
 		}
 	}
 }
+
+// Forking reports whether j's fork is in progress: recorded (or begun) and
+// not yet settled. In the deferred end of a fork, true means that the half
+// run first was cut short by a panic or runtime.Goexit. Owner only.
+func (j *Job) Forking() bool { return j.forking }
