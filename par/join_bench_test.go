@@ -239,6 +239,17 @@ func treeSumSeq(n *treeNode) uint64 {
 	return n.v + treeSumSeq(n.left) + treeSumSeq(n.right)
 }
 
+// treeSumSeqRight is the plain recursion right first, the order in which
+// Join2 runs its halves on its caller: the tree's layout in memory favours
+// one order, so this is the yardstick of the fork's cost.
+func treeSumSeqRight(n *treeNode) uint64 {
+	if n == nil {
+		return 0
+	}
+	r := treeSumSeqRight(n.right)
+	return n.v + treeSumSeqRight(n.left) + r
+}
+
 func treeSumJoin2(w *par.Worker, n *treeNode) uint64 {
 	if n == nil {
 		return 0
@@ -260,7 +271,7 @@ var sinkU uint64
 
 // BenchmarkTreeSum is W14 of docs/DESIGN.md: the sum over a balanced tree of
 // 1,023 nodes (one call) and of 4,194,303, with a fork at every node, against
-// the plain recursion.
+// the plain recursion, left first and right first.
 func BenchmarkTreeSum(b *testing.B) {
 	for _, layers := range []int{10, 22} {
 		root := makeTree(layers)
@@ -268,6 +279,11 @@ func BenchmarkTreeSum(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d/impl=seq", nodes), func(b *testing.B) {
 			for b.Loop() {
 				sinkU = treeSumSeq(root)
+			}
+		})
+		b.Run(fmt.Sprintf("nodes=%d/impl=seq-right", nodes), func(b *testing.B) {
+			for b.Loop() {
+				sinkU = treeSumSeqRight(root)
 			}
 		})
 		b.Run(fmt.Sprintf("nodes=%d/impl=join2", nodes), func(b *testing.B) {
