@@ -67,7 +67,11 @@ func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
 	}
-	maxLeaf := max(1, (n+participants*WholeLeaves-1)/(participants*WholeLeaves))
+	k := participants * WholeLeaves
+	maxLeaf := max(1, n/k)
+	if n%k != 0 && n/k > 0 {
+		maxLeaf++ // n/k rounded up, without n+k overflowing near the int limit
+	}
 	s := New(participants, minLen, maxLeaf)
 	if prefix.N > 0 {
 		s.cut = prefix.elems(MinPiece)

@@ -2,6 +2,7 @@ package split_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -202,4 +203,18 @@ func TestProbe(t *testing.T) {
 	require.Greater(t, m.L2, 0)
 	require.Equal(t, m.L2/2/8, split.StreamLen(8))
 	require.Equal(t, 1, max(1, split.StreamLen(1<<30)))
+}
+
+// TestForWholeNearIntLimit: a whole-leaf call over a range near the int
+// limit is cut into about WholeLeaves pieces per participant, as any other:
+// n rounded up must not overflow into leaves of one element.
+func TestForWholeNearIntLimit(t *testing.T) {
+	const n = math.MaxInt
+	s := split.ForWhole(2, n, 1, 0, split.Pace{})
+	cuts := 0
+	for m := n; s.TrySplit(m, false); m /= 2 {
+		cuts++
+	}
+	require.LessOrEqual(t, cuts, 8, "halvings of the leftmost piece")
+	require.GreaterOrEqual(t, cuts, 4)
 }
