@@ -30,12 +30,23 @@ import (
 // Use ReduceBy where a value is a few words (a count, a sum, a min and a
 // max): each item costs a call of f, a lookup and a call of op on two
 // values. Where a key's value is larger or grows (a histogram, a struct of
-// many counters, a slice), FoldBy updates it in place: an item builds and
-// copies no value.
+// many counters, a slice), use FoldBy, which updates it in place: an item
+// builds and copies no value. With a histogram of 50 counters per station,
+// ReduceBy took 2.9 times FoldBy's time (W12h of go run ./bench).
 //
 // Over Lines or Split, and a Reader's, with no stage between, the lines go
 // to f one at a time as they are cut, not in batches; f and op are then
-// the only calls an item costs beyond the hand-written loop's.
+// the only calls an item costs beyond the hand-written loop's, and on the
+// rows of the One Billion Row Challenge (a few nanoseconds of parsing and a
+// lookup per line) they are what keeps ReduceBy at about 0.85 of the
+// hand-written goroutine-per-core program in memory (FoldBy 0.88; W12). A
+// Reader's Lines read every line into memory of its own, since a string may
+// be kept: from a file the garbage collector then runs with the file's size,
+// and ReduceBy ran at 0.72 of the hand-written program (W12f). Where a file
+// is large and the loop is short, fold its Reader.LineChunkBytes or
+// LineBytes, which reuse a buffer per goroutine, with ForEachInit or Fold:
+// LineChunkBytes with ForEachInit ran 1.48 times as fast as the
+// hand-written program there.
 func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts ...par.Option) map[K]V {
 	switch {
 	case f == nil:
