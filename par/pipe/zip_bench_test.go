@@ -93,6 +93,12 @@ func BenchmarkDot(b *testing.B) {
 				dotSink = pipe.Sum(pipe.Zip(xs, ys, mul))
 			}
 		})
+		b.Run(fmt.Sprintf("n=%d/impl=dot", n), func(b *testing.B) {
+			b.SetBytes(int64(16 * n))
+			for b.Loop() {
+				dotSink = pipe.Dot(xs, ys)
+			}
+		})
 	}
 }
 

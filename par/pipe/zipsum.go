@@ -1,6 +1,10 @@
 package pipe
 
-import "github.com/weftgo/weft/par"
+import (
+	"fmt"
+
+	"github.com/weftgo/weft/par"
+)
 
 // adder is the type of a Pipe's add field for items of type T: it adds the
 // items of the source positions [lo, hi) to four accumulators in the pattern
@@ -65,4 +69,46 @@ func zipAdd4[A, B any, T par.Number](a []A, b []B, f func(A, B) T, a0, a1, a2, a
 		acc[0] += f(a[i], b[i])
 	}
 	return acc[0], acc[1], acc[2], acc[3]
+}
+
+// Dot returns the dot product of a and b, the sum of a[i]*b[i]: the same
+// bits as Sum(Zip(a, b, mul)) and as par.Sum over the products, on every run
+// and every number of workers (see Sum). It panics at once if the slices
+// differ in length, naming both lengths.
+//
+// Dot is Sum of a Zip whose multiplication is compiled into the fold: Go
+// cannot inline a function value, so Sum(Zip(a, b, mul)) calls mul once per
+// pair, and that call, not the memory, is what it waits on. Over 50,000,000
+// float64 pairs on 2 cores (BenchmarkDot) Dot reads both slices as fast as
+// a goroutine per core running the plain loop, where Sum(Zip) takes about
+// four times as long. The slices must not be modified until Dot returns.
+func Dot[E par.Number](a, b []E, opts ...par.Option) E {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("pipe: Dot: len(a) = %d, len(b) = %d", len(a), len(b)))
+	}
+	p := Zip(a, b, func(x, y E) E { return E(x * y) })
+	p.add = adder[E](func(lo, hi int, a0, a1, a2, a3 E) (E, E, E, E) {
+		return dotAdd4(a[lo:hi], b[lo:hi], a0, a1, a2, a3)
+	})
+	return Sum(p, opts...)
+}
+
+// dotAdd4 is zipAdd4 with the multiplication written in: the pattern of
+// pairwise.Add4 over a[i]*b[i]. The conversion E(x*y) rounds each product,
+// so that no compiler fuses the multiplication and the addition (into an
+// FMA, as arm64's does), which would change the bits.
+func dotAdd4[E par.Number](a, b []E, a0, a1, a2, a3 E) (E, E, E, E) {
+	for len(a) >= 4 && len(b) >= 4 {
+		x, y := (*[4]E)(a), (*[4]E)(b)
+		a0 += E(x[0] * y[0])
+		a1 += E(x[1] * y[1])
+		a2 += E(x[2] * y[2])
+		a3 += E(x[3] * y[3])
+		a, b = a[4:], b[4:]
+	}
+	b = b[:len(a)]
+	for i := range a {
+		a0 += E(a[i] * b[i])
+	}
+	return a0, a1, a2, a3
 }
