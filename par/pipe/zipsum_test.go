@@ -101,3 +101,51 @@ func TestSumZipFusedCallsAndPanics(t *testing.T) {
 		})
 	}
 }
+
+// Dot gives the bits of par.Sum over the products, and of Sum(Zip(mul)), for
+// every number type, on every pool: exact for integers (wrapping), the same
+// bits for floats.
+func TestDotBits(t *testing.T) {
+	for _, po := range surfacePools(t) {
+		for _, n := range fusedSizes() {
+			t.Run(fmt.Sprintf("%s/n=%d", po.name, n), func(t *testing.T) {
+				xs, ys := randFloats(n, uint64(n)+1), randFloats(n, uint64(n)+2)
+				prods := make([]float64, n)
+				xs32, ys32, prods32 := make([]float32, n), make([]float32, n), make([]float32, n)
+				is, js := randInts(n, uint64(n)+3), randInts(n, uint64(n)+4)
+				us := make([]uint32, n)
+				var wantInt int
+				var wantU32 uint32
+				for i := range xs {
+					prods[i] = xs[i] * ys[i]
+					xs32[i], ys32[i] = float32(xs[i]), float32(ys[i])
+					prods32[i] = xs32[i] * ys32[i]
+					wantInt += is[i] * js[i]
+					us[i] = uint32(is[i]) * 2_654_435_761
+					wantU32 += us[i] * us[i]
+				}
+				want := math.Float64bits(par.Sum(prods))
+				require.Equal(t, want, math.Float64bits(pipe.Dot(xs, ys, po.opts...)), "float64")
+				require.Equal(t, want, math.Float64bits(pipe.Sum(pipe.Zip(xs, ys, mul), po.opts...)), "Sum(Zip)")
+				require.Equal(t, math.Float32bits(par.Sum(prods32)), math.Float32bits(pipe.Dot(xs32, ys32, po.opts...)), "float32")
+				require.Equal(t, wantInt, pipe.Dot(is, js, po.opts...), "int")
+				require.Equal(t, wantU32, pipe.Dot(us, us, po.opts...), "uint32")
+			})
+		}
+	}
+}
+
+func TestDotBadInput(t *testing.T) {
+	type vec []float64
+	require.Equal(t, 32.0, pipe.Dot(vec{1, 2, 3}, vec{4, 5, 6}))
+	require.Equal(t, 0.0, pipe.Dot[float64](nil, nil))
+	require.Equal(t, "pipe: Dot: len(a) = 3, len(b) = 4", panicValue(t, func() { pipe.Dot(make([]int, 3), make([]int, 4)) }))
+	require.Equal(t, "pipe: Dot: len(a) = 4, len(b) = 0", panicValue(t, func() { pipe.Dot(make([]int, 4), nil) }))
+}
+
+func ExampleDot() {
+	xs := []float64{1, 2, 3}
+	ys := []float64{4, 5, 6}
+	fmt.Println(pipe.Dot(xs, ys))
+	// Output: 32
+}
