@@ -21,7 +21,8 @@ import (
 //		return name, Stats{Min: t, Max: t, Sum: t, Count: 1}
 //	}, Stats.Merge)
 //
-// and over a file, the same with Reader.Lines.
+// and over a file, the same with Reader.Lines, which suits a file of a few
+// megabytes; for a large one, see the cost paragraphs below.
 //
 // f and op run concurrently with themselves, with each other and with the
 // pipe's stages on different items and keys, on the pool's workers and the

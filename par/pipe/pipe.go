@@ -17,7 +17,7 @@
 //     [Pipe.Count], [Pipe.Collect], [Pipe.Reduce], [Fold], [Pipe.ForEach],
 //     [Pipe.ForEachIndex], [ForEachInit]; a search: [Pipe.Find],
 //     [Pipe.FindLast], [Pipe.IndexFunc], [Pipe.LastIndexFunc], [Pipe.Any],
-//     [Pipe.All]; per key: [ReduceBy], [CountBy], [GroupBy]
+//     [Pipe.All]; per key: [ReduceBy], [FoldBy], [CountBy], [GroupBy]
 //
 // Go methods cannot take type parameters, so the stages that keep the item
 // type are methods, and those that change it, or need a constraint, are
