@@ -51,17 +51,20 @@ import (
 // for, never left behind.
 //
 // Cost: every pass begins on the caller alone, where an element costs the
-// plain loop's plus a call of f and of yield through function values and a
-// count (a few nanoseconds), with a look at the clock every few thousand
-// elements. After 20 µs it tries the pool, and stays there while the
-// elements handed over come faster than they did alone; a try that does
-// not pay ends within about 200 µs, and the next comes after twice the time
-// alone, up to 10 ms. On the pool, the caller pulls and copies each element
-// into a piece (of about 50 µs of f's work), and between two pulls
-// processes pieces as the pool's workers do, so pulling overlaps computing
-// and a sequence slow to pull keeps the caller pulling while the workers
-// compute. A pass costs a few allocations, and a piece on the pool one or
-// two (the job that wakes a worker, a buffer grown to the piece's length).
+// plain loop's plus a call of yield through a function value and a count
+// (one or two nanoseconds), with a look at the clock every few thousand
+// elements. After 20 µs it tries the pool: first with one piece that the
+// caller fills and processes itself, which bounds what the pool could gain
+// and costs the copies of that piece when f is too cheap for any parallel
+// form (then the next try waits until the cost per element grows, or for
+// up to 10 ms); otherwise it stays on the pool while the elements handed
+// over come faster than they did alone. On the pool, the caller pulls and
+// copies each element into a piece (of about 50 µs of f's work), and
+// between two pulls processes pieces as the pool's workers do, so pulling
+// overlaps computing and a sequence slow to pull keeps the caller pulling
+// while the workers compute. A pass costs a few allocations, and a piece on
+// the pool one or two (the job that wakes a worker, a buffer grown to the
+// piece's length).
 //
 // Memory: a pass holds at most 4×P+2 pieces, P being the participants (the
 // caller and at most GOMAXPROCS-1 of the pool's workers), each at most 64
@@ -79,15 +82,17 @@ func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] 
 		m := &mapSeq[E, R]{f: f, yield: yield}
 		var zero R
 		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
-		m.run(seq, func(e E) bool {
-			if m.pos >= m.next && !m.look() {
-				return m.push(e)
-			}
-			m.pos++
-			if !yield(f(e)) {
-				return m.stop()
-			}
-			return true
+		m.run(func() {
+			seq(func(e E) bool {
+				if m.left <= 0 && m.pooled() {
+					return m.push(e)
+				}
+				m.left--
+				if !yield(f(e)) {
+					return m.stop()
+				}
+				return true
+			})
 		})
 	}
 }
@@ -140,15 +145,17 @@ func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.S
 	return func(yield func(E) bool) {
 		m := &filterSeq[E]{keep: keep, yield: yield}
 		m.init(c, m, seqShape{outBytes: 1})
-		m.run(seq, func(e E) bool {
-			if m.pos >= m.next && !m.look() {
-				return m.push(e)
-			}
-			m.pos++
-			if keep(e) && !yield(e) {
-				return m.stop()
-			}
-			return true
+		m.run(func() {
+			seq(func(e E) bool {
+				if m.left <= 0 && m.pooled() {
+					return m.push(e)
+				}
+				m.left--
+				if keep(e) && !yield(e) {
+					return m.stop()
+				}
+				return true
+			})
 		})
 	}
 }
@@ -200,13 +207,15 @@ func ForEachSeq[E any](seq iter.Seq[E], f func(E), opts ...Option) {
 	}
 	m := &forEachSeq[E]{f: f}
 	m.init(configure(opts), m, seqShape{})
-	m.run(seq, func(e E) bool {
-		if m.pos >= m.next && !m.look() {
-			return m.push(e)
-		}
-		m.pos++
-		f(e)
-		return true
+	m.run(func() {
+		seq(func(e E) bool {
+			if m.left <= 0 && m.pooled() {
+				return m.push(e)
+			}
+			m.left--
+			f(e)
+			return true
+		})
 	})
 }
 
@@ -246,13 +255,15 @@ func ReduceSeq[E any](seq iter.Seq[E], identity E, op func(E, E) E, opts ...Opti
 	}
 	m := &reduceSeq[E]{identity: identity, op: op, acc: identity}
 	m.init(configure(opts), m, seqShape{carries: true})
-	m.run(seq, func(e E) bool {
-		if m.pos >= m.next && !m.look() {
-			return m.push(e)
-		}
-		m.pos++
-		m.acc = op(m.acc, e)
-		return true
+	m.run(func() {
+		seq(func(e E) bool {
+			if m.left <= 0 && m.pooled() {
+				return m.push(e)
+			}
+			m.left--
+			m.acc = op(m.acc, e)
+			return true
+		})
 	})
 	return m.acc
 }
@@ -302,13 +313,15 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	}
 	m := &sumSeq[E]{}
 	m.init(configure(opts), m, seqShape{carries: true, tail: true, fixed: sumSeqBatch})
-	m.run(seq, func(e E) bool {
-		if m.pos >= m.next && !m.look() {
-			return m.push(e)
-		}
-		m.st.add(e, m.pos) // stints alone begin at multiples of sumSeqBatch
-		m.pos++
-		return true
+	m.run(func() {
+		seq(func(e E) bool {
+			if m.left <= 0 && m.pooled() {
+				return m.push(e)
+			}
+			m.left--
+			m.st.add(e, sumSeqBatch-1-m.left) // a countdown alone is a batch, from a multiple of it
+			return true
+		})
 	})
 	return m.st.total(m.pos + m.n)
 }

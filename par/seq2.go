@@ -6,33 +6,20 @@ import (
 )
 
 // The ...Seq2 functions take an iter.Seq2, such as maps.All(m) or
-// slices.All(s), and run on the engine of the ...Seq functions (seqrun.go):
-// each pair is pulled on the caller into a small struct, and batches of those
-// go to the pool. Everything said of the ...Seq functions holds for them:
-// the sequence is pulled only by the caller, at most 4×P+2 pieces are held
-// at once, results come in the order of the sequence, and every call of
-// f happens before the pass returns. Each function is the adaptor of its
-// ...Seq form, with the pair unpacked where f is called: working alone on
-// the caller, a pair costs one call more than an element of the ...Seq form
-// (the iter.Seq2 yields into the adaptor that makes the pair); in a batch,
-// one call more as well (the engine calls f through a function of the pair).
-// A pass also allocates two records more (the adaptor, and the function of
-// the pair). Over 1000 ints, medians of MapSeq2 were 5.2 to 6.0 µs against
-// MapSeq's 4.2 to 4.9 µs in two runs of
-// go test ./par -run '^$' -bench Seq2Cost -benchmem -count 6 on a loaded
-// machine.
+// slices.All(s), and run on the engine of the ...Seq functions (seqrun.go).
+// The body they pass to seq takes the pair as it comes: alone, it calls f(k,
+// v) at once, as the plain loop does, so a pair costs what an element of the
+// ...Seq form costs; on the pool, it copies the pair into a piece as a small
+// struct, and the pieces call f through a function of the pair (one call more
+// per pair, paid in parallel). Everything said of the ...Seq functions holds
+// for them: the sequence is pulled only by the caller, at most 4×P+2 pieces
+// are held at once, results come in the order of the sequence, and every call
+// of f happens before the pass returns.
 
-// pair is one element of an iter.Seq2 while it waits in a batch.
+// pair is one element of an iter.Seq2 while it waits in a piece.
 type pair[K, V any] struct {
 	k K
 	v V
-}
-
-// pairs returns seq as a sequence of pairs.
-func pairs[K, V any](seq iter.Seq2[K, V]) iter.Seq[pair[K, V]] {
-	return func(yield func(pair[K, V]) bool) {
-		seq(func(k K, v V) bool { return yield(pair[K, V]{k, v}) })
-	}
 }
 
 // ForEachSeq2 calls f(k, v) for every pair of seq, in parallel on batches of
@@ -41,8 +28,7 @@ func pairs[K, V any](seq iter.Seq2[K, V]) iter.Seq[pair[K, V]] {
 // specified. A panic in f reaches the caller with its original value once the
 // calls in progress have returned.
 //
-// Cost and memory are as for ForEachSeq, with one call more per pair (the
-// adaptor that makes the pair), and pieces of pairs: at most 4×P+2 of at
+// Cost and memory are as for ForEachSeq, with pieces of pairs: at most 4×P+2 of at
 // most 64 KiB each, P being the participants (the caller and at most
 // GOMAXPROCS-1 of the pool's workers), however long seq is.
 func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
@@ -54,13 +40,15 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 	}
 	m := &forEachSeq[pair[K, V]]{f: func(p pair[K, V]) { f(p.k, p.v) }}
 	m.init(configure(opts), m, seqShape{})
-	m.run(pairs(seq), func(p pair[K, V]) bool {
-		if m.pos >= m.next && !m.look() {
-			return m.push(p)
-		}
-		m.pos++
-		f(p.k, p.v)
-		return true
+	m.run(func() {
+		seq(func(k K, v V) bool {
+			if m.left <= 0 && m.pooled() {
+				return m.push(pair[K, V]{k, v})
+			}
+			m.left--
+			f(k, v)
+			return true
+		})
 	})
 }
 
@@ -73,8 +61,7 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 // dropped, those running are waited for. A panic in f reaches the loop with
 // its original value.
 //
-// Cost and memory are as for MapSeq, with one call more per pair (the
-// adaptor that makes the pair), and pieces of pairs: at most 4×P+2 of at
+// Cost and memory are as for MapSeq, with pieces of pairs: at most 4×P+2 of at
 // most 64 KiB each, P being the participants (the caller and at most
 // GOMAXPROCS-1 of the pool's workers), however long seq is.
 func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) iter.Seq[R] {
@@ -89,15 +76,17 @@ func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) i
 		m := &mapSeq[pair[K, V], R]{f: func(p pair[K, V]) R { return f(p.k, p.v) }, yield: yield}
 		var zero R
 		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
-		m.run(pairs(seq), func(p pair[K, V]) bool {
-			if m.pos >= m.next && !m.look() {
-				return m.push(p)
-			}
-			m.pos++
-			if !yield(f(p.k, p.v)) {
-				return m.stop()
-			}
-			return true
+		m.run(func() {
+			seq(func(k K, v V) bool {
+				if m.left <= 0 && m.pooled() {
+					return m.push(pair[K, V]{k, v})
+				}
+				m.left--
+				if !yield(f(k, v)) {
+					return m.stop()
+				}
+				return true
+			})
 		})
 	}
 }

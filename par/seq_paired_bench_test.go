@@ -15,8 +15,9 @@ import (
 // the sequence (impl loop) and the hand-written batch loop (impl hand:
 // batches of 4,096 elements pulled in order, each cut into GOMAXPROCS static
 // parts run by goroutines and a sync.WaitGroup, the results consumed in
-// order). The element is workload W13's: k steps of a linear congruential
-// generator, about k ns here, over 10,000,000/k elements; src=slow is the
+// order), and the loop making the same calls (impl calls, see seqFn). The
+// element is workload W13's: k steps of a linear congruential generator,
+// about k ns here, over 10,000,000/k elements; src=slow is the
 // sequence that costs k/2 steps per element to pull. ratio-hand is the hand
 // loop's time over weft's (at least 0.95 is the goal), ratio-loop the loop's
 // (weft's speedup over it):
@@ -44,6 +45,7 @@ func BenchmarkPairedSeq(b *testing.B) {
 					contender{"weft", func() { check(fn.weft(&w)) }},
 					contender{"hand", func() { check(fn.hand(&w)) }},
 					contender{"loop", func() { check(fn.loop(&w)) }},
+					contender{"calls", func() { check(fn.calls(&w)) }},
 				)
 			})
 		}
@@ -52,7 +54,9 @@ func BenchmarkPairedSeq(b *testing.B) {
 
 // BenchmarkSeqCheap is the Seq functions where no parallel form can pay: f
 // of a few steps, and short sequences, beside the plain loop (ratio-loop is
-// the loop's time over weft's; at least 0.97 is the goal):
+// the loop's time over weft's; at least 0.97 is the goal) and the loop that
+// makes the same calls through function values (ratio-calls: for MapSeq, a
+// sequential adaptor, whose yield is a call that the plain loop inlines):
 //
 //	go test ./par -run '^$' -bench SeqCheap -benchtime 200x
 func BenchmarkSeqCheap(b *testing.B) {
@@ -71,6 +75,7 @@ func BenchmarkSeqCheap(b *testing.B) {
 				paired(b, false,
 					contender{"weft", func() { check(fn.weft(&w)) }},
 					contender{"loop", func() { check(fn.loop(&w)) }},
+					contender{"calls", func() { check(fn.calls(&w)) }},
 				)
 			})
 		}
@@ -153,6 +158,41 @@ func seqSumOf(xs []uint64) uint64 {
 type seqFn struct {
 	name             string
 	weft, hand, loop func(w *seqWork) uint64
+	// calls is the loop that makes the calls the Seq function makes, through
+	// the same function values: a sequential adaptor for the functions that
+	// return a sequence (MapSeq's yield is one more call than the plain
+	// loop's body, which the compiler inlines), the user's function called
+	// from the range body for the others.
+	calls func(w *seqWork) uint64
+}
+
+// opaque returns v, hiding from the compiler where it came from, so that a
+// closure is called through its value as the Seq functions call it.
+//
+//go:noinline
+func opaque[T any](v T) T { return v }
+
+// seqMap, seqFilter and seqMap2 are the sequential adaptors.
+//
+//go:noinline
+func seqMap[E, R any](seq iter.Seq[E], f func(E) R) iter.Seq[R] {
+	return func(yield func(R) bool) {
+		seq(func(e E) bool { return yield(f(e)) })
+	}
+}
+
+//go:noinline
+func seqFilter[E any](seq iter.Seq[E], keep func(E) bool) iter.Seq[E] {
+	return func(yield func(E) bool) {
+		seq(func(e E) bool { return !keep(e) || yield(e) })
+	}
+}
+
+//go:noinline
+func seqMap2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R) iter.Seq[R] {
+	return func(yield func(R) bool) {
+		seq(func(k K, v V) bool { return yield(f(k, v)) })
+	}
 }
 
 var seqFns = []seqFn{
@@ -173,6 +213,13 @@ var seqFns = []seqFn{
 			f, s := w.f(), uint64(0)
 			for x := range w.seq() {
 				s += f(x)
+			}
+			return s
+		},
+		func(w *seqWork) uint64 {
+			var s uint64
+			for y := range seqMap(w.seq(), w.f()) {
+				s += y
 			}
 			return s
 		}},
@@ -209,6 +256,13 @@ var seqFns = []seqFn{
 				}
 			}
 			return s
+		},
+		func(w *seqWork) uint64 {
+			var s uint64
+			for x := range seqFilter(w.seq(), seqKeep(w.f())) {
+				s += x
+			}
+			return s
 		}},
 	{"ForEachSeq",
 		func(w *seqWork) uint64 {
@@ -231,6 +285,14 @@ var seqFns = []seqFn{
 				out[x] = f(x)
 			}
 			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			g := opaque(func(x uint64) { out[x] = f(x) })
+			for x := range w.seq() {
+				g(x)
+			}
+			return seqSumOf(out[:w.n])
 		}},
 	{"ReduceSeq",
 		func(w *seqWork) uint64 {
@@ -247,6 +309,14 @@ var seqFns = []seqFn{
 				s += f(x)
 			}
 			return s
+		},
+		func(w *seqWork) uint64 {
+			op := opaque(func(a, b uint64) uint64 { return a + b })
+			var s uint64
+			for y := range seqMap(w.seq(), w.f()) {
+				s = op(s, y)
+			}
+			return s
 		}},
 	{"SumSeq",
 		func(w *seqWork) uint64 { return par.SumSeq(par.MapSeq(w.seq(), w.f())) },
@@ -259,6 +329,13 @@ var seqFns = []seqFn{
 			f, s := w.f(), uint64(0)
 			for x := range w.seq() {
 				s += f(x)
+			}
+			return s
+		},
+		func(w *seqWork) uint64 {
+			var s uint64
+			for y := range seqMap(w.seq(), w.f()) {
+				s += y
 			}
 			return s
 		}},
@@ -287,6 +364,14 @@ var seqFns = []seqFn{
 				s += f(x) + uint64(i)
 			}
 			return s
+		},
+		func(w *seqWork) uint64 {
+			f := w.f()
+			var s uint64
+			for y := range seqMap2(w.seq2(), opaque(func(i int, x uint64) uint64 { return f(x) + uint64(i) })) {
+				s += y
+			}
+			return s
 		}},
 	{"ForEachSeq2",
 		func(w *seqWork) uint64 {
@@ -307,6 +392,14 @@ var seqFns = []seqFn{
 			f, out := w.f(), w.sink()
 			for i, x := range w.seq2() {
 				out[i] = f(x)
+			}
+			return seqSumOf(out[:w.n])
+		},
+		func(w *seqWork) uint64 {
+			f, out := w.f(), w.sink()
+			g := opaque(func(i int, x uint64) { out[i] = f(x) })
+			for i, x := range w.seq2() {
+				g(i, x)
 			}
 			return seqSumOf(out[:w.n])
 		}},

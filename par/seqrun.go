@@ -1,7 +1,6 @@
 package par
 
 import (
-	"iter"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -36,18 +35,21 @@ import (
 // add to that part. The engine measures both and moves between two modes:
 //
 //   - alone: each element goes through the operation at once on the caller,
-//     as in the plain loop, with a look at the clock every few thousand
-//     elements. Every pass begins so, which keeps a short sequence about as
-//     cheap as a loop over a sequence that the compiler cannot inline; after
-//     a stint (split.PrefixBudget at first) it tries the pool.
-//   - on the pool: pieces as above. The caller times each window of
-//     seqWindow: when the elements it handed over took as long as they would
-//     have alone (measured in the last stint alone, or estimated from what
-//     the pieces and the caller's part cost), the pool does not pay: the
-//     engine drains the pieces in flight and goes back to working alone, for
-//     a stint twice as long as the last one (up to seqMaxStint), so that a
-//     cheap operation spends almost all its time in the plain loop while a
-//     change in cost is still noticed.
+//     as in the plain loop, the body counting down to a look at the clock
+//     every few thousand elements. Every pass begins so, which keeps a short
+//     sequence about as cheap as a loop over a sequence that the compiler
+//     cannot inline; after a stint (split.PrefixBudget at first) it tries
+//     the pool.
+//   - on the pool: pieces as above. A try begins with a dry piece, which the
+//     caller fills, processes and hands over itself: it measures a bound on
+//     what the pool could do, and a pool that cannot pay ends there (judge).
+//     Otherwise the caller times windows of what the pool hands over once a
+//     worker has taken part; when the elements took longer than they would
+//     have alone, the engine drains the pieces in flight and goes back to
+//     working alone. After a try that failed, stints alone double (up to
+//     seqMaxStint) and end without a try while the cost alone stays within
+//     seqRetry of what it was, so that a cheap operation spends almost all
+//     its time in the plain loop while a change in cost is still noticed.
 //
 // With a fixed grain the engine stays on the pool: the caller asked for it.
 
@@ -77,9 +79,23 @@ const (
 	seqMaxStep = 4096
 	// seqMaxStint is the longest stint alone between two tries of the pool.
 	seqMaxStint = 10 * time.Millisecond
-	// seqWindow is how long the caller times the pool before it judges
-	// whether the pool pays; a try of the pool lasts at least that long.
-	seqWindow = 200 * time.Microsecond
+	// seqPays: the pool is tried if the bound that a dry piece measures is
+	// at most this fraction of the time alone (see judge). seqRetry: after
+	// a failed try, stints alone end without a try until the cost alone has
+	// grown by this factor.
+	seqPays  = 0.9
+	seqRetry = 1.25
+	// seqWindow and seqWindowPieces: how long, and over how many pieces,
+	// the caller times what the pool hands over before it judges it again.
+	seqWindow       = 500 * time.Microsecond
+	seqWindowPieces = 8
+	// seqRamp: the windows begin once a worker has handed a piece over,
+	// or after seqRamp if none has.
+	seqRamp = 2 * time.Millisecond
+	// seqSample and seqSampleTime: a countdown alone times the cost of an
+	// element if it is at least that long, in elements or in time.
+	seqSample     = 64
+	seqSampleTime = time.Microsecond
 	// seqSpins is how many times a caller waiting for a piece looks at it
 	// again, yielding in between, before it blocks: a piece being processed
 	// is usually done within microseconds, and a wake-up costs as much.
@@ -135,20 +151,28 @@ type seqRun[E, V any] struct {
 	alg   seqAlgebra[E, V]
 	shape seqShape
 
-	pos     int  // elements processed alone or published in pieces
+	// pos counts the elements published in pieces and those processed
+	// alone before the current countdown; alone, the body processes left
+	// more before it calls look. On the pool left is 0.
+	pos     int
+	left    int
 	stopped bool // the consumer stopped, or the pass is being torn down
 	alone   bool
 	start   time.Time // when the pass began
 
 	// Alone.
-	next     int // pos at which to look at the clock; 0 on the pool
-	step     int
+	step     int           // the length of the current countdown
 	stint    time.Time     // when the current stint alone began
-	stintPos int           // pos then
 	stintLen time.Duration // how long it may last
-	// costAlone is the time of an element alone, in nanoseconds, measured
-	// in the last stint alone (0: none yet).
+	looked   time.Time     // the last look at the clock
+	// costAlone is the time of an element alone, in nanoseconds: the least
+	// over the countdowns of the last stint alone (0: none yet), each of at
+	// least seqSample elements or seqSampleTime, but for the first.
 	costAlone float64
+	// failAlone is costAlone when the pool was last judged not to pay by
+	// far (0: never): until the cost alone grows past it, stints alone end
+	// without a try.
+	failAlone float64
 
 	// On the pool.
 	pool    *sched.Pool
@@ -164,11 +188,16 @@ type seqRun[E, V any] struct {
 	capSize int       // what seqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
 	filling time.Time // when the caller began to fill
 	leave   bool      // the pool does not pay: drain and go back to alone
+	dry     bool      // the piece being filled is the stint's dry piece (see judge)
+	ramped  bool      // a worker has handed a piece over in this stint
 	// The window that judges the pool: begun at winStart, when emitted
-	// elements had been handed over in this stint.
+	// elements had been handed over in this stint, of which judged pieces
+	// were judged.
+	tryStart   time.Time // when the stint on the pool began
 	winStart   time.Time
 	winEmitted int
 	emitted    int
+	judged     int
 	// Costs in nanoseconds per element, smoothed over the pieces: of the
 	// work, wherever it ran, and of the caller's part in filling and
 	// emitting.
@@ -207,6 +236,8 @@ type seqSlot[E, V any] struct {
 	v   V
 	dur time.Duration
 	p   *sched.Panic
+	// here is set when the caller processed the piece; caller only.
+	here bool
 
 	// done is set by whoever processed the piece, after the writes above;
 	// the caller clears it before it publishes the slot's next piece.
@@ -308,16 +339,20 @@ func (r *seqRun[E, V]) init(c config, alg seqAlgebra[E, V], shape seqShape) {
 	r.c, r.alg, r.shape, r.stintLen = c, alg, shape, split.PrefixBudget
 }
 
-// run pulls seq to its end or until the consumer stops, passing each element
-// to body: while r.alone and no look at the clock is due (r.pos < r.next),
-// body processes the element itself, as the plain loop would, and counts it
-// in r.pos; otherwise it calls r.look, and if that reports the pool, hands
-// the element to r.push. The operation lives in body rather than behind one
-// more function value so that working alone costs one call per element over
-// the plain loop, not two. When run returns, or panics, no piece of the pass
-// is being processed or will be: pieces not started are dropped, and those
-// running have finished.
-func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
+// run calls pull, which ranges over the sequence with a body of the shape
+//
+//	if m.left <= 0 && m.pooled() {
+//		return m.push(e)
+//	}
+//	m.left--
+//	// process e alone, as the plain loop would
+//
+// so that, alone, an element costs one load, one store and one branch more
+// than in the plain loop, and the operation lives in the body rather than
+// behind one more function value. When run returns, or panics, no piece of
+// the pass is being processed or will be: pieces not started are dropped,
+// and those running have finished.
+func (r *seqRun[E, V]) run(pull func()) {
 	normal := false
 	defer func() {
 		if !normal {
@@ -330,7 +365,7 @@ func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 		r.toAlone()
 		r.start = r.stint
 	}
-	seq(body)
+	pull()
 	if !r.stopped {
 		r.finish()
 	}
@@ -341,22 +376,35 @@ func (r *seqRun[E, V]) run(seq iter.Seq[E], body func(e E) bool) {
 	}
 }
 
-// look is called for the element at r.pos when r.pos has reached r.next: on
-// the pool, at once; alone, at a look at the clock, which may end the stint.
-// It reports whether the element is processed alone.
+// pooled is called by the body when its countdown has run out: it reports
+// whether the element goes into a piece (on the pool) or is processed alone.
+func (r *seqRun[E, V]) pooled() bool { return !r.alone || !r.look() }
+
+// look is called alone when the countdown has run out: it looks at the
+// clock, which may end the stint, and reports whether to go on alone.
 func (r *seqRun[E, V]) look() bool {
-	if !r.alone {
-		return false
+	r.pos += r.step
+	now := time.Now()
+	// A stall or a preemption only makes a sample longer: keep the least.
+	d := now.Sub(r.looked)
+	if c := float64(d) / float64(r.step); r.costAlone == 0 || (c < r.costAlone && (r.step >= seqSample || d >= seqSampleTime)) {
+		r.costAlone = c
 	}
-	el := time.Since(r.stint)
-	if done := r.pos - r.stintPos; done > 0 {
-		r.costAlone = float64(el) / float64(done)
-	}
+	r.looked = now
+	el := now.Sub(r.stint)
 	if el <= r.stintLen && !seqFlip.Load() {
 		if r.shape.fixed == 0 {
 			r.step = min(r.step*split.PrefixGrowth, seqMaxStep)
 		}
-		r.next = r.pos + r.step
+		r.left = r.step
+		return true
+	}
+	if r.failAlone > 0 && r.costAlone < seqRetry*r.failAlone && r.stintLen < seqMaxStint && !seqFlip.Load() {
+		// The pool did not pay at about this cost: a longer stint alone,
+		// with no try.
+		r.stintLen = min(2*r.stintLen, seqMaxStint)
+		r.stint, r.costAlone = now, 0
+		r.left = r.step
 		return true
 	}
 	r.toPool()
@@ -384,13 +432,14 @@ func (r *seqRun[E, V]) toAlone() {
 	r.alone = true
 	r.fill, r.buf, r.n = nil, nil, 0
 	r.step = max(1, r.shape.fixed)
-	r.next = r.pos + r.step
-	r.stint, r.stintPos = time.Now(), r.pos
+	r.left = r.step
+	r.stint, r.costAlone = time.Now(), 0
+	r.looked = r.stint
 }
 
 // toPool begins a stint on the pool.
 func (r *seqRun[E, V]) toPool() {
-	r.alone, r.next = false, 0
+	r.alone, r.left = false, 0
 	r.pool = r.c.poolNow()
 	now := time.Now()
 	if r.ring == nil {
@@ -408,7 +457,9 @@ func (r *seqRun[E, V]) toPool() {
 		r.minSize = max(1, r.c.MinLen)
 		r.capSize = max(1, seqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
 	}
-	r.winStart, r.winEmitted, r.emitted = now, 0, 0
+	r.tryStart, r.winStart, r.winEmitted, r.emitted, r.judged = now, now, 0, 0, 0
+	r.dry, r.ramped = r.c.Grain == 0 && !seqFlip.Load(), false
+	r.costFill, r.costEmit, r.costWork = 0, 0, 0 // measured anew by this stint's pieces
 	r.startFill()
 }
 
@@ -430,7 +481,7 @@ func (r *seqRun[E, V]) pieceLen() int {
 	}
 	n := r.capSize
 	if per > 0 {
-		d := min(float64(seqPieceTime), max(float64(seqMinPieceTime), float64(time.Since(r.start))/seqPieceShare))
+		d := min(float64(seqPieceTime), max(float64(seqMinPieceTime), float64(time.Since(r.tryStart))/seqPieceShare))
 		n = int(min(d/per, float64(r.capSize)))
 	}
 	return max(n, r.minSize)
@@ -481,10 +532,13 @@ func (r *seqRun[E, V]) publish() {
 	r.alg.prepare(s.k, r.n)
 	s.cancelled.Store(false)
 	s.done.Store(false)
+	s.here = false
 	r.tail++
 	r.pub.Store(r.tail) // hands the slot over to whoever claims it
 	r.fill, r.buf, r.n = nil, nil, 0
-	r.inject()
+	if !r.dry {
+		r.inject()
+	}
 }
 
 // inject starts a job on the pool if the pass has fewer running than there
@@ -510,6 +564,9 @@ func (r *seqRun[E, V]) inject() {
 // than the workers need meanwhile, and waits for the oldest when every slot
 // is taken. It reports whether to go on pulling.
 func (r *seqRun[E, V]) between() bool {
+	if r.dry && !r.drain() { // the dry piece: emit judges it
+		return false
+	}
 	for {
 		if !r.emitDone() {
 			return false
@@ -543,6 +600,7 @@ func (r *seqRun[E, V]) between() bool {
 // processHere processes s on the caller.
 func (r *seqRun[E, V]) processHere(s *seqSlot[E, V]) {
 	defer s.done.Store(true) // also if f panics: cancel must not wait for it
+	s.here = true
 	s.process(nil, &r.c.Config)
 }
 
@@ -584,16 +642,66 @@ func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
 	}
 	if seqFlip.Load() {
 		r.leave = true
-	} else if el := now.Sub(r.winStart); el >= seqWindow {
-		pool := float64(el) / float64(r.emitted-r.winEmitted)
-		alone := r.costFill + r.costEmit + r.costWork
-		if r.costAlone > 0 {
-			alone = min(alone, r.costAlone)
-		}
-		r.leave = pool > 0.95*alone
-		r.winStart, r.winEmitted = now, r.emitted
+		return true
 	}
+	r.judge(now, s.here)
 	return true
+}
+
+// judge decides, after a piece is handed over, whether the pool pays.
+//
+// A stint on the pool begins with a dry piece: filled, processed and handed
+// over by the caller alone, with no job woken, it measures the caller's
+// serial part per element, s (pulling and filling, handing over), and the
+// work, w, in the caller's own cache. With P participants no piece can come
+// faster than max(s, (s+w)/P) an element, however the pool behaves; if that
+// does not beat the time alone by seqPays, the pool cannot pay and the try
+// ends there, having cost the copies of one piece. Otherwise the pool is
+// tried, and windows of seqWindow and at least seqWindowPieces pieces
+// compare what it hands over with the time alone, which sees what the bound
+// does not (moving pieces between caches, wake-ups, workers busy elsewhere,
+// a machine shared). A dry piece that fails records the time alone, and
+// stints alone end without a try until the cost alone grows past it by
+// seqRetry or a stint reaches seqMaxStint.
+func (r *seqRun[E, V]) judge(now time.Time, here bool) {
+	// Alone an element costs about a pull, f and a hand-over, which the
+	// pool measures too: the lesser of the two guards against a stint
+	// alone that a stall made look slow.
+	alone := r.costFill + r.costEmit + r.costWork
+	if r.costAlone > 0 {
+		alone = min(alone, r.costAlone)
+	}
+	if r.dry {
+		r.dry = false
+		s := r.costFill + r.costEmit
+		bound := max(s, (s+r.costWork)/float64(r.workers+1))
+		if bound > seqPays*alone {
+			r.leave, r.failAlone = true, alone
+		}
+		r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
+		return
+	}
+	if !r.ramped {
+		// The first window begins once a worker has handed a piece over:
+		// before, the pool was waking up, and pieces were short.
+		if here && now.Sub(r.winStart) < seqRamp {
+			return
+		}
+		r.ramped = true
+		r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
+		return
+	}
+	r.judged++
+	el := now.Sub(r.winStart)
+	if el < seqWindow || r.judged < seqWindowPieces {
+		return
+	}
+	pool := float64(el) / float64(r.emitted-r.winEmitted)
+	// A window can fail for want of a worker (busy elsewhere, or its
+	// processor taken): the next try comes after a longer stint alone, as
+	// after a dry piece, but the cost alone does not bar it.
+	r.leave = pool > alone
+	r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
 }
 
 // smooth folds sample x into the running figure avg.
@@ -642,6 +750,8 @@ func (r *seqRun[E, V]) drain() bool {
 // piece over in order.
 func (r *seqRun[E, V]) finish() {
 	if r.alone {
+		r.pos += r.step - r.left
+		r.step, r.left = 0, 0
 		return
 	}
 	last := r.buf[:r.n]
