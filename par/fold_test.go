@@ -201,20 +201,10 @@ const maxAccumulatorsPerParticipant = 24
 // follows the steals, and so the participants, not the call's length, the
 // steps of its pieces or the machine's speed.
 func TestFoldAccumulatorsPerParticipant(t *testing.T) {
-	lengths := []int{1 << 16, 1 << 20, 1 << 24}
-	switch {
-	case raceEnabled:
-		lengths = []int{1 << 16, 1 << 19, 1 << 21}
-	case !full():
-		lengths = []int{1 << 16, 1 << 20, 1 << 22}
-	}
+	lengths := countLengths()
 	for _, p := range testPools(t) {
 		opts := poolOpts(p)
-		parts := par.DefaultWorkers() + 1
-		stats := par.DefaultStats
-		if p != nil {
-			parts, stats = p.Workers()+1, p.Stats
-		}
+		parts, stats := poolCounts(p)
 		bound := maxAccumulatorsPerParticipant * parts
 		if raceEnabled {
 			bound *= 2
@@ -227,15 +217,7 @@ func TestFoldAccumulatorsPerParticipant(t *testing.T) {
 			call(&inits)
 			made := int(inits.Load())
 			require.LessOrEqual(t, made, bound, "accumulators of %s", what)
-			// A worker publishes its steals when it runs out of work, a
-			// moment after the call returns: wait for them.
-			steals := 0
-			for range 2000 {
-				if steals = int(stats().Total().Steals - before); made <= steals+1 {
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
+			steals := stealsUntil(stats, before, func(steals int) bool { return made <= steals+1 })
 			require.LessOrEqual(t, made, steals+1, "accumulators of %s, against its steals", what)
 			return made, steals
 		}
@@ -278,20 +260,10 @@ const maxLeavesPerParticipant = 4 * split.WholeLeaves
 // steals, not the call's length (a leaf per 50 µs step called one that makes
 // a map thousands of times over a large file).
 func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
-	lengths := []int{1 << 16, 1 << 20, 1 << 24}
-	switch {
-	case raceEnabled:
-		lengths = []int{1 << 16, 1 << 19, 1 << 21}
-	case !full():
-		lengths = []int{1 << 16, 1 << 20, 1 << 22}
-	}
+	lengths := countLengths()
 	for _, p := range testPools(t) {
 		opts := poolOpts(p)
-		parts := par.DefaultWorkers() + 1
-		stats := par.DefaultStats
-		if p != nil {
-			parts, stats = p.Workers()+1, p.Stats
-		}
+		parts, stats := poolCounts(p)
 		for _, n := range lengths {
 			t.Run(fmt.Sprintf("%s/n=%d", poolName(p), n), func(t *testing.T) {
 				most := 0
@@ -304,16 +276,10 @@ func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
 					}, func(a, b uint64) uint64 { return a + b }, opts...)
 					require.Equal(t, uniform(0, n), sum)
 					made := int(calls.Load())
-					// A worker publishes its steals when it runs out of work,
-					// a moment after the call returns: wait for them.
-					bound := 0
-					for range 2000 {
-						steals := int(stats().Total().Steals - before)
-						if bound = maxLeavesPerParticipant * (parts + steals); made <= bound {
-							break
-						}
-						time.Sleep(time.Millisecond)
-					}
+					steals := stealsUntil(stats, before, func(steals int) bool {
+						return made <= maxLeavesPerParticipant*(parts+steals)
+					})
+					bound := maxLeavesPerParticipant * (parts + steals)
 					require.LessOrEqual(t, made, bound, "leaf calls over %d elements", n)
 					most = max(most, made)
 				}
@@ -321,6 +287,42 @@ func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
 			})
 		}
 	}
+}
+
+// countLengths returns the lengths of the tests that count calls per
+// participant: calls from about 0.1 ms to about 100 ms, shorter under the
+// race detector and in a short run.
+func countLengths() []int {
+	switch {
+	case raceEnabled:
+		return []int{1 << 16, 1 << 19, 1 << 21}
+	case !full():
+		return []int{1 << 16, 1 << 20, 1 << 22}
+	}
+	return []int{1 << 16, 1 << 20, 1 << 24}
+}
+
+// poolCounts returns the participants of a call on p (nil: the default
+// pool), its workers and the caller, and p's counters.
+func poolCounts(p *par.Pool) (int, func() par.Stats) {
+	if p == nil {
+		return par.DefaultWorkers() + 1, par.DefaultStats
+	}
+	return p.Workers() + 1, p.Stats
+}
+
+// stealsUntil returns the steals of stats since before once ok accepts
+// them, or after about two seconds: a worker publishes its steals when it
+// runs out of work, a moment after the call returns.
+func stealsUntil(stats func() par.Stats, before uint64, ok func(steals int) bool) int {
+	steals := 0
+	for range 2000 {
+		if steals = int(stats().Total().Steals - before); ok(steals) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return steals
 }
 
 // uniform is a body of elements that cost the same, a few nanoseconds each:
