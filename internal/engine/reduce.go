@@ -74,7 +74,7 @@ func (c *call[A]) reduce(w *sched.Worker, lo, hi int, sp split.Splitter, stolen 
 	mid := lo + (hi-lo)/2
 	if w.Crowded() {
 		// The cut stays, for the leaves; only the job is spared. Left
-		// first, unlike a crowded Join2 (see sched.CrowdLen): both pieces
+		// first, unlike a crowded Join2 (see split.CrowdLen): both pieces
 		// of a range cut again, so neither hides a long uncut stretch, and
 		// a find-first settles sooner from the left.
 		r = c.reduce(w, lo, mid, sp, false, r)

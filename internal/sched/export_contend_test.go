@@ -8,8 +8,8 @@ const (
 	StallStreak  = split.StallStreak
 	ContendedFor = split.ContendedFor
 	ContendedMax = split.ContendedMax
-	YieldRounds  = yieldRounds
-	SearchRounds = searchRounds
+	YieldRounds  = split.YieldRounds
+	SearchRounds = split.SearchRounds
 )
 
 // Yield is a participant's yield, which counts its stalls and reports

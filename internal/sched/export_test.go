@@ -1,6 +1,10 @@
 package sched
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/weftgo/weft/split"
+)
 
 // SetParkHook installs f to run in every park just before the asleep mark
 // (marked false) and between the mark and the recheck (marked true); nil
@@ -130,7 +134,7 @@ func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned: the fork protocol (Begin, Finish, Done) with a closure for
 // the record, for the tests of the scheduler. It always pushes b; the crowded
-// path (CrowdLen) is package par's.
+// path (split.CrowdLen) is package par's.
 func (w *Worker) Join(a, b func(w *Worker)) {
 	fj := Take[funcJob](w)
 	fj.f = b
@@ -153,4 +157,4 @@ func (w *Worker) Join(a, b func(w *Worker)) {
 func NewClocked(n int, clock func() int64) *Pool { return newPool(n, clock) }
 
 // Linger is how long a worker searches after its last task before it parks.
-const Linger = linger
+const Linger = split.Linger

@@ -1,5 +1,7 @@
 package sched
 
+import "github.com/weftgo/weft/split"
+
 // The fork-join protocol. A fork pushes one half as a job and runs the other
 // half at once; then it pops the job back and runs it inline, or, if a thief
 // took it, it works on other tasks until the thief has finished (Wait).
@@ -87,28 +89,16 @@ func (w *Worker) Done(j *Job) {
 	}
 }
 
-// CrowdLen is how many forked jobs a worker keeps in its deque before it
-// runs further forks as plain calls. Thieves take the oldest job, which in a
-// divide-and-conquer recursion is the largest piece left, so while CrowdLen
-// wait there, a job pushed now would wait behind them and would most likely
-// be popped back by its own fork: the record, the push and the pop (a fence)
-// would be spent for nothing. This is the max-tasks cut-off of task runtimes
-// (Duran, Corbalán and Ayguadé, "An adaptive cut-off for task parallelism",
-// SC 2008), kept per worker, and a cheap relative of heartbeat scheduling
-// (Acar et al., PLDI 2018): in a recursion with a fork at every level, only
-// the forks made while fewer than CrowdLen wait unstolen push a job. The
-// number bounds how many jobs a burst of thieves finds on one victim at once;
-// each takes the largest left and cuts it in turn, and the victim pushes again
-// at its first fork after a steal. The fewer wait, the cheaper a fork at
-// every level (go test -bench 'Fib/|Split' ./par); a thief must still find
-// some.
+// Crowded reports whether w's deque holds so many jobs that no thief has
+// taken that a fork should run its halves as plain calls, the second half
+// first (split.Crowded). Such a fork calls RanInline. Owner only.
 //
 // A crowded fork of package par (Join2, which every Join of par is) runs its
 // second half first. Run the other way round, a fork whose first half is a
 // long chain of forks (a list walked by recursion, rest first and the
 // element's work second) would run the whole chain down while crowded, hiding
 // every element's work until the chain unwound, when no fork is left to
-// expose it: thieves would take the CrowdLen queued jobs and then idle.
+// expose it: thieves would take the split.CrowdLen queued jobs and then idle.
 // Second half first, each crowded level does its own work before it goes
 // down, and the first fork made after a thief has taken a job pushes again
 // (go test -bench Spine ./par, against the plain loop). A panic in the second
@@ -116,12 +106,7 @@ func (w *Worker) Done(j *Job) {
 // first half's panic still wins. A range cut of package par runs its left
 // piece first instead: both pieces cut again, so neither hides a long uncut
 // stretch.
-const CrowdLen = 4
-
-// Crowded reports whether w's deque holds CrowdLen or more jobs that no thief
-// has taken, so that a fork should run its halves as plain calls, the second
-// half first (see CrowdLen). Such a fork calls RanInline. Owner only.
-func (w *Worker) Crowded() bool { return w.dq.Len() >= CrowdLen }
+func (w *Worker) Crowded() bool { return split.Crowded(w.dq.Len()) }
 
 // RanInline counts a fork whose second half runs on w without having been
 // pushed (Crowded), as Finish counts one it took back. Owner only.

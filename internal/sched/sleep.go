@@ -1,6 +1,10 @@
 package sched
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/weftgo/weft/split"
+)
 
 // The sleep protocol: how workers park and are woken without losing a wake-up.
 // README.md beside this file gives the argument in full.
@@ -101,19 +105,11 @@ func (w *Worker) unpark(r wakeReason) bool {
 // out of the next slot. Any goroutine.
 func nudge() { go func() {}() }
 
-// notify wakes one parked worker if some are parked and fewer workers search
-// than jobs wait to be taken: none search, or fewer than the jobs in the
-// injection queue and the deques (a wake per job). Each worker so woken
-// steals one of them, cuts what it took and pushes its halves, whose pushes
-// wake others in turn, so that a pool of parked workers comes up in about
-// log2(P) wake-up times rather than one after another: the search of a
-// single woken worker found one job, and the next worker woke only when that
-// searcher stopped (internal/sim: W2 at 2M elements on 64 simulated
-// participants, on this machine's costs, reached all of them in 3.22 ms
-// with a wake-up only while none searched, and in 176 µs with a wake per
-// job; go run ./bench -sim). Rayon wakes as many sleepers as new jobs less
-// idle threads the same way (rayon-core's Sleep::new_jobs). Called after
-// every push; its fast path is one load. Any goroutine.
+// notify wakes one parked worker if some are parked and the rule of
+// split.Wakes says so: none search, or fewer than the jobs in the injection
+// queue and the deques (a wake per job, which brings a parked pool up in
+// about log2(P) wake-up times). Called after every push; its fast path is
+// one load. Any goroutine.
 func (p *Pool) notify() {
 	s := p.idle.Load() // after the push's store of bottom: a searcher that stops after this load rescans
 	if s>>32 != 0 && p.short(int(uint32(s))) {
@@ -121,10 +117,15 @@ func (p *Pool) notify() {
 	}
 }
 
-// short reports whether searchers, that many searching pool workers, are
-// fewer than the jobs waiting to be taken. Any goroutine.
+// short reports whether a push wakes a parked worker while searchers, that
+// many pool workers, search (split.Wakes): the jobs waiting are counted only
+// while some search. Any goroutine.
 func (p *Pool) short(searchers int) bool {
-	return searchers == 0 || p.queued(searchers) > searchers
+	q := 0
+	if searchers > 0 {
+		q = p.queued(searchers)
+	}
+	return split.Wakes(searchers, q)
 }
 
 // queued returns how many jobs wait in the injection queue and the deques

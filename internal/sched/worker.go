@@ -8,26 +8,8 @@ import (
 	"time"
 
 	"github.com/weftgo/weft/internal/deque"
+	"github.com/weftgo/weft/split"
 )
-
-// searchRounds is how many fruitless rounds over every victim a worker makes,
-// yielding between rounds, before it parks: a few microseconds, long enough
-// to catch the next split of a busy call. A pool worker that runs out of work
-// also keeps searching until linger has passed (see findWork).
-const searchRounds = 32
-
-// linger is how long a pool worker that runs out of work keeps searching
-// before it parks, when calls come in a stream: the next call's fork then
-// finds a thief already running, where waking a parked one takes about
-// 100 µs here (go test -bench Wake ./internal/sched), longer than a call of
-// that size lasts. It is twice a running leaf's step (split.StepTarget), so
-// that a worker that runs out in the middle of a call is still searching when
-// a leaf of the call next looks whether someone is idle and forks for it. It
-// is also the most CPU that the end of a stream costs: a worker parks at most
-// linger, plus one round over the victims, after it last found work
-// (TestLingerBound), and only half the workers search at once. Calls of
-// 20 µs to 2 ms back to back show the effect (W11 of go run ./bench).
-const linger = 200 * time.Microsecond
 
 // Worker is one participant of a pool: a deque, and the goroutine that owns
 // it. A pool has two kinds: its own workers, each running the scheduling loop
@@ -203,17 +185,17 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 			searching = p.startSearching()
 		}
 		if searching {
-			until := p.clock() + int64(linger) // from the last task or the wake-up
+			from := p.clock() // the last task or the wake-up
 			for r := 1; ; r++ {
 				if j := w.stealAny(); j != nil {
 					p.stopSearching(true)
 					w.beginBusy()
 					return j, false
 				}
-				if r >= searchRounds && (p.clock() >= until || p.closed.Load()) { // Close need not wait out the linger
+				if r >= split.SearchRounds && !split.Searches(r, time.Duration(p.clock()-from), p.closed.Load()) { // the clock only once the rounds are done
 					break
 				}
-				if r%yieldRounds != 0 {
+				if !split.Yields(r) {
 					spin(r)
 				} else if p.askAll(w); w.yield() {
 					break // goroutines wait for the processor: lingering only delays them (see contend.go)
@@ -323,7 +305,7 @@ func (w *Worker) Wait(j *Job) {
 	}()
 	var found *Job // taken by the last look before parking
 	for {
-		for r := 0; r < searchRounds; r++ {
+		for r := 0; r < split.SearchRounds; r++ {
 			x := found
 			found = nil
 			if x == nil {
@@ -432,16 +414,6 @@ func (w *Worker) Label(ctx context.Context) (prev context.Context) {
 	pprof.SetGoroutineLabels(ctx)
 	return prev
 }
-
-// yieldRounds is how many fruitless rounds a searching pool worker makes
-// between two yields of its processor (searchYield, which also tells whether
-// other goroutines wait for it: contend.go); between the others it spins a
-// little (spin). Every runtime.Gosched takes the Go scheduler's global lock, which
-// runtime.GOMAXPROCS(0), read by every call on the default pool, takes too:
-// the read costs less than half as much during a search that yields every
-// eighth round as during one that yields every round
-// (BenchmarkLookupWhileSearching and BenchmarkSmallCallW2 in package par).
-const yieldRounds = 8
 
 var spinSink atomic.Uint32
 

@@ -1,0 +1,72 @@
+package split
+
+import "time"
+
+// Searching and waking: what a participant that has run out of work does
+// before it parks, when a push wakes a parked one, and when a fork stays a
+// plain call because enough forks wait to be stolen. The scheduler
+// (internal/sched) counts rounds, searchers and queued jobs, and asks.
+
+// SearchRounds is how many fruitless rounds over every victim a participant
+// makes before it parks: a few microseconds, long enough to catch the next
+// cut of a busy call. A pool worker also goes on until Linger has passed.
+const SearchRounds = 32
+
+// YieldRounds is how many fruitless rounds a searching pool worker makes
+// between two yields of its processor; between the others it spins a little.
+// Every yield (runtime.Gosched) takes the Go scheduler's global lock, which
+// runtime.GOMAXPROCS(0), read by every call on the default pool, takes too:
+// the read costs less than half as much during a search that yields every
+// eighth round as during one that yields every round
+// (go test ./par -run '^$' -bench 'LookupWhileSearching|SmallCallW2').
+const YieldRounds = 8
+
+// Linger is how long a pool worker that runs out of work keeps searching
+// before it parks, counted from its last task or its wake-up. In a stream of
+// calls the next call's fork then finds a thief already running, where a
+// wake-up takes tens of microseconds (go test ./internal/sched -run '^$'
+// -bench Wake), longer than a call of that size lasts: calls of 20 µs to 2
+// ms back to back show it (W11 of go run ./bench). Twice a running leaf's
+// step, so that a worker that runs out in the middle of a call is still
+// searching when a leaf of the call next looks for a hungry participant. It
+// is also the most CPU the end of a stream costs a worker.
+const Linger = 2 * StepTarget
+
+// Searches reports whether a searching pool worker that has made round
+// fruitless rounds, the last of them searched after its last task or
+// wake-up, goes on searching: for SearchRounds rounds, and until Linger has
+// passed unless its pool is closing.
+func Searches(round int, searched time.Duration, closing bool) bool {
+	return round < SearchRounds || searched < Linger && !closing
+}
+
+// Yields reports whether a searching pool worker yields its processor after
+// fruitless round number round (else it spins a little).
+func Yields(round int) bool { return round%YieldRounds == 0 }
+
+// Wakes reports whether a push wakes a parked worker, while searching pool
+// workers search and queued jobs wait to be taken (counted only while some
+// search): when none search, or fewer than the jobs waiting. Each worker so
+// woken steals one job, cuts it and pushes its halves, whose pushes wake
+// others in turn, so that a parked pool comes up in about log2(P) wake-up
+// times rather than one after another (W2 at 2M elements on 64 simulated
+// participants, on this machine's costs, reached all of them in 3.22 ms
+// with a wake-up only while none searched, and in 176 µs with a wake per
+// job; go run ./bench -sim). Rayon wakes as many sleepers as new jobs less
+// idle threads the same way.
+func Wakes(searching, queued int) bool { return searching == 0 || queued > searching }
+
+// CrowdLen is how many forks of a recursion wait unstolen in a participant's
+// deque before further forks run as plain calls (Crowded). Thieves take the
+// oldest job, which in a divide-and-conquer recursion is the largest piece
+// left, so while CrowdLen wait, a job pushed now would wait behind them and
+// most likely be popped back by its own fork: the record, the push and the
+// pop (a fence) would be spent for nothing. This is the max-tasks cut-off of
+// task runtimes (Duran, Corbalán and Ayguadé, SC 2008), kept per
+// participant. The fewer wait, the cheaper a fork at every level (go test
+// ./par -run '^$' -bench 'Fib/|Split'); a thief must still find some.
+const CrowdLen = 4
+
+// Crowded reports whether a participant whose deque holds queued jobs that
+// no thief has taken runs its next fork as plain calls.
+func Crowded(queued int) bool { return queued >= CrowdLen }
