@@ -170,7 +170,7 @@ func (c *call) reduce(w *part, lo, hi int, sp split.Splitter, stolen bool, r run
 		return r
 	}
 	mid := lo + (hi-lo)/2
-	if w.unstolen() >= crowdLen {
+	if split.Crowded(w.unstolen()) {
 		r = c.reduce(w, lo, mid, sp, false, r)
 		return c.reduce(w, mid, hi, sp, false, r)
 	}

@@ -9,26 +9,18 @@ import (
 
 // The pool: P participants, each with a deque, as internal/sched runs them.
 // Pool workers look in their own deque, then steal the oldest job of a
-// random victim, search for a while (linger) after their last task, and
-// park; a push, or a searcher that finds work, wakes a parked worker while
-// fewer search than jobs wait (the sleep protocol of sched.Pool). A caller takes part in its own call as a
-// seat, which steals only jobs of its call and parks after searchRounds
-// fruitless rounds while it waits for a stolen half. The rules here are the
-// scheduler's mechanics, mirrored; what decides when to cut, hand over or
-// stay alone is split's, called as the engine calls it (engine.go).
+// random victim, search for a while after their last task, and park; a
+// push, or a searcher that finds work, wakes a parked worker as split.Wakes
+// says (the sleep protocol of sched.Pool). A caller takes part in its own
+// call as a seat, which steals only jobs of its call and parks after
+// split.SearchRounds fruitless rounds while it waits for a stolen half.
+// The mechanics here are the scheduler's, mirrored; the rules they follow
+// (split.Wakes, split.SearchRounds, YieldRounds, Linger, Crowded) and what
+// decides when to cut, hand over or stay alone are split's, called as the
+// scheduler and the engine call them.
 
-// Mirrors of internal/sched's constants, which the scheduler does not
-// export: the fruitless rounds before a park, the rounds between two yields
-// of a searching worker, how long a worker searches after its last task,
-// the jobs a worker keeps unstolen before it runs further forks as plain
-// calls, and the wait of a searching round that does not yield.
-const (
-	searchRounds = 32
-	yieldRounds  = 8
-	linger       = 200 * time.Microsecond
-	crowdLen     = 4
-	spinWait     = 30 * time.Nanosecond
-)
+// The wait of a searching round that does not yield: the scheduler's spin.
+const spinWait = 30 * time.Nanosecond
 
 // wake reasons, as sched's.
 const (
@@ -96,7 +88,7 @@ func (s *Sim) round() int64 { return int64(s.m.Round(len(s.parts))) }
 // uniformly over it.
 func (m Machine) Round(n int) time.Duration {
 	nv := time.Duration(max(n-1, 0))
-	return nv*m.Try + (m.Yield+(yieldRounds-1)*spinWait)/yieldRounds
+	return nv*m.Try + (m.Yield+(split.YieldRounds-1)*spinWait)/split.YieldRounds
 }
 
 // waitRound is a round of a participant waiting for a stolen half, which
@@ -268,10 +260,10 @@ func (w *part) unpark(reason int) bool {
 // processor that the operating system must wake: Wake. A latch (wakeLatch)
 // is set by a thief that has finished the job and goes on to search: the
 // woken owner waits in that thief's processor's next slot and runs there
-// at the thief's next yield, within yieldRounds rounds.
+// at the thief's next yield, within split.YieldRounds rounds.
 func (s *Sim) wakeLatency(reason int) int64 {
 	if reason == wakeLatch {
-		return yieldRounds*s.round() + int64(s.m.Yield)
+		return split.YieldRounds*s.round() + int64(s.m.Yield)
 	}
 	return int64(s.m.Wake)
 }
@@ -284,8 +276,9 @@ func (s *Sim) notify() {
 	}
 }
 
-// short is sched.Pool.short: the searchers are too few for the jobs in
-// sight, none searching or fewer than the jobs waiting in the deques (with
+// short is sched.Pool.short, split.Wakes on the simulated counts: the
+// searchers are too few for the jobs in sight, none searching or fewer
+// than the jobs waiting in the deques (with
 // Config.WakeIfNoneSearch, only none).
 func (s *Sim) short() bool {
 	if s.searching == 0 {
@@ -298,7 +291,7 @@ func (s *Sim) short() bool {
 	for _, v := range s.parts {
 		queued += len(v.dq)
 	}
-	return s.searching < queued
+	return split.Wakes(s.searching, queued)
 }
 
 // wakeOne unparks one parked pool worker, round robin.
@@ -342,8 +335,8 @@ func (w *part) loop() {
 	}
 }
 
-// findWork is sched's: search for linger, and at least searchRounds
-// rounds, from the last task or the wake-up, then park.
+// findWork is sched's: search for split.Linger, and at least
+// split.SearchRounds rounds, from the last task or the wake-up, then park.
 func (w *part) findWork(searching bool) (*job, bool) {
 	s := w.s
 	for {
@@ -351,7 +344,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 			searching = s.startSearching()
 		}
 		if searching {
-			deadline := s.now + max(int64(linger), searchRounds*s.round())
+			deadline := s.now + max(int64(split.Linger), split.SearchRounds*s.round())
 			for {
 				if j := w.steal(false); j != nil {
 					s.stopSearching(true)
@@ -439,7 +432,7 @@ func (w *part) wait(j *job) {
 		what = watchAny
 	}
 	for !j.done {
-		deadline := s.now + searchRounds*s.waitRound()
+		deadline := s.now + split.SearchRounds*s.waitRound()
 		for !j.done {
 			x := w.pop()
 			if x == nil {
@@ -455,7 +448,7 @@ func (w *part) wait(j *job) {
 					hungry = false
 				}
 				w.execute(x)
-				deadline = s.now + searchRounds*s.waitRound()
+				deadline = s.now + split.SearchRounds*s.waitRound()
 				continue
 			}
 			if !hungry {
