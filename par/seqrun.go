@@ -45,11 +45,15 @@ import (
 //     what the pool could do, and a pool that cannot pay ends there (judge).
 //     Otherwise the caller times windows of what the pool hands over once a
 //     worker has taken part; when the elements took longer than they would
-//     have alone, the engine drains the pieces in flight and goes back to
-//     working alone. After a try that failed, stints alone double (up to
-//     seqMaxStint) and end without a try while the cost alone stays within
-//     seqRetry of what it was, so that a cheap operation spends almost all
-//     its time in the plain loop while a change in cost is still noticed.
+//     have alone, or no worker took part, the engine drains the pieces in
+//     flight and goes back to working alone. After a try that failed, stints
+//     alone double, and after a dry piece that failed they end without a try
+//     while the cost alone stays about what it was, so that a cheap operation
+//     spends almost all its time in the plain loop while a change in cost is
+//     still noticed.
+//
+// When to try the pool and when to leave it are split's rules (split/seq.go);
+// this file measures the costs they take.
 //
 // With a fixed grain the engine stays on the pool: the caller asked for it.
 
@@ -59,12 +63,13 @@ const (
 	// covers, per participant, a piece being processed and one waiting to be
 	// claimed, with room for pieces done behind a slower one.
 	seqSlotsPer = 4
-	// seqPieceTime is about the longest a piece takes: long enough that what
-	// a piece costs to publish, claim and hand over (under a microsecond) is
-	// paid rarely, short enough that the participant that takes the last
-	// piece of a pass does not keep the others waiting long. A pass begins
-	// with shorter pieces (seqPieceShare): its end may be near.
-	seqPieceTime = 50 * time.Microsecond
+	// seqPieceTime is about the longest a piece takes, a leaf's length:
+	// long enough that what a piece costs to publish, claim and hand over
+	// (under a microsecond) is paid rarely, short enough that the
+	// participant that takes the last piece of a pass does not keep the
+	// others waiting long. A pass begins with shorter pieces
+	// (seqPieceShare): its end may be near.
+	seqPieceTime = split.LeafTarget
 	// seqPieceShare: a piece is sized to take at most this fraction of the
 	// time the pass has run, so that a short pass is cut finer, but no less
 	// than seqMinPieceTime.
@@ -77,25 +82,6 @@ const (
 	// seqMaxStep bounds the number of elements between two looks at the clock
 	// when alone: a few microseconds of the cheapest loop.
 	seqMaxStep = 4096
-	// seqMaxStint is the longest stint alone between two tries of the pool.
-	seqMaxStint = 10 * time.Millisecond
-	// seqPays: the pool is tried if the bound that a dry piece measures is
-	// at most this fraction of the time alone (see judge). seqRetry: after
-	// a failed try, stints alone end without a try until the cost alone has
-	// grown by this factor.
-	seqPays  = 0.9
-	seqRetry = 1.25
-	// seqWindow and seqWindowPieces: how long, and over how many pieces,
-	// the caller times what the pool hands over before it judges it again.
-	seqWindow       = 500 * time.Microsecond
-	seqWindowPieces = 8
-	// seqRamp: the windows begin once a worker has handed a piece over,
-	// or after seqRamp if none has.
-	seqRamp = 2 * time.Millisecond
-	// seqSample and seqSampleTime: a countdown alone times the cost of an
-	// element if it is at least that long, in elements or in time.
-	seqSample     = 64
-	seqSampleTime = time.Microsecond
 	// seqSpins is how many times a caller waiting for a piece looks at it
 	// again, yielding in between, before it blocks: a piece being processed
 	// is usually done within microseconds, and a wake-up costs as much.
@@ -165,13 +151,11 @@ type seqRun[E, V any] struct {
 	stint    time.Time     // when the current stint alone began
 	stintLen time.Duration // how long it may last
 	looked   time.Time     // the last look at the clock
-	// costAlone is the time of an element alone, in nanoseconds: the least
-	// over the countdowns of the last stint alone (0: none yet), each of at
-	// least seqSample elements or seqSampleTime, but for the first.
+	// costAlone is the time of an element alone, in nanoseconds, over the
+	// countdowns of the last stint alone (split.SeqSample; 0: none yet).
 	costAlone float64
-	// failAlone is costAlone when the pool was last judged not to pay by
-	// far (0: never): until the cost alone grows past it, stints alone end
-	// without a try.
+	// failAlone is costAlone when a dry piece last judged that the pool
+	// does not pay (0: never; see split.SeqTry).
 	failAlone float64
 
 	// On the pool.
@@ -188,16 +172,24 @@ type seqRun[E, V any] struct {
 	capSize int       // what seqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
 	filling time.Time // when the caller began to fill
 	leave   bool      // the pool does not pay: drain and go back to alone
-	dry     bool      // the piece being filled is the stint's dry piece (see judge)
-	ramped  bool      // a worker has handed a piece over in this stint
+	dry     bool      // the piece being filled is a dry piece (see judge)
+	// dries counts the dry pieces of this stint, and dryCosts holds the
+	// least costs they measured.
+	dries    int
+	dryCosts split.SeqCosts
+	ramped   bool // a worker has handed a piece over in this stint
 	// The window that judges the pool: begun at winStart, when emitted
 	// elements had been handed over in this stint, of which judged pieces
-	// were judged.
+	// were judged; helped is set when a worker handed one of them over.
 	tryStart   time.Time // when the stint on the pool began
 	winStart   time.Time
 	winEmitted int
 	emitted    int
 	judged     int
+	helped     bool
+	// pieceFill is the caller's time per element in filling the piece
+	// published last.
+	pieceFill float64
 	// Costs in nanoseconds per element, smoothed over the pieces: of the
 	// work, wherever it ran, and of the caller's part in filling and
 	// emitting.
@@ -385,11 +377,7 @@ func (r *seqRun[E, V]) pooled() bool { return !r.alone || !r.look() }
 func (r *seqRun[E, V]) look() bool {
 	r.pos += r.step
 	now := time.Now()
-	// A stall or a preemption only makes a sample longer: keep the least.
-	d := now.Sub(r.looked)
-	if c := float64(d) / float64(r.step); r.costAlone == 0 || (c < r.costAlone && (r.step >= seqSample || d >= seqSampleTime)) {
-		r.costAlone = c
-	}
+	r.costAlone = split.SeqSample(r.costAlone, r.step, now.Sub(r.looked))
 	r.looked = now
 	el := now.Sub(r.stint)
 	if el <= r.stintLen && !seqFlip.Load() {
@@ -399,10 +387,10 @@ func (r *seqRun[E, V]) look() bool {
 		r.left = r.step
 		return true
 	}
-	if r.failAlone > 0 && r.costAlone < seqRetry*r.failAlone && r.stintLen < seqMaxStint && !seqFlip.Load() {
+	if !split.SeqTry(r.stintLen, r.costAlone, r.failAlone) && !seqFlip.Load() {
 		// The pool did not pay at about this cost: a longer stint alone,
 		// with no try.
-		r.stintLen = min(2*r.stintLen, seqMaxStint)
+		r.stintLen = split.SeqNextStint(r.stintLen)
 		r.stint, r.costAlone = now, 0
 		r.left = r.step
 		return true
@@ -458,7 +446,8 @@ func (r *seqRun[E, V]) toPool() {
 		r.capSize = max(1, seqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
 	}
 	r.tryStart, r.winStart, r.winEmitted, r.emitted, r.judged = now, now, 0, 0, 0
-	r.dry, r.ramped = r.c.Grain == 0 && !seqFlip.Load(), false
+	r.dry, r.ramped, r.helped = r.c.Grain == 0 && !seqFlip.Load(), false, false
+	r.dries, r.dryCosts = 0, split.SeqCosts{}
 	r.costFill, r.costEmit, r.costWork = 0, 0, 0 // measured anew by this stint's pieces
 	r.startFill()
 }
@@ -482,6 +471,9 @@ func (r *seqRun[E, V]) pieceLen() int {
 	n := r.capSize
 	if per > 0 {
 		d := min(float64(seqPieceTime), max(float64(seqMinPieceTime), float64(time.Since(r.tryStart))/seqPieceShare))
+		if r.dry {
+			d = float64(seqPieceTime) // a sample that the clock's reads do not swamp
+		}
 		n = int(min(d/per, float64(r.capSize)))
 	}
 	return max(n, r.minSize)
@@ -528,7 +520,8 @@ func (r *seqRun[E, V]) publish() {
 	s := r.fill
 	s.in = r.buf[:r.n]
 	r.pos += r.n
-	r.costFill = smooth(r.costFill, float64(time.Since(r.filling))/float64(r.n))
+	r.pieceFill = float64(time.Since(r.filling)) / float64(r.n)
+	r.costFill = smooth(r.costFill, r.pieceFill)
 	r.alg.prepare(s.k, r.n)
 	s.cancelled.Store(false)
 	s.done.Store(false)
@@ -577,7 +570,7 @@ func (r *seqRun[E, V]) between() bool {
 				return false
 			}
 			r.leave = false
-			r.stintLen = min(2*r.stintLen, seqMaxStint)
+			r.stintLen = split.SeqNextStint(r.stintLen)
 			r.toAlone()
 			return true
 		}
@@ -628,14 +621,16 @@ func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
 		p.Repanic()
 	}
 	n := len(s.in)
-	r.costWork = smooth(r.costWork, float64(s.dur)/float64(n))
+	work := float64(s.dur) / float64(n)
+	r.costWork = smooth(r.costWork, work)
 	t0 := time.Now()
 	if !r.alg.emit(s.k, s.in, s.v) {
 		r.stopped = true
 		return false
 	}
 	now := time.Now()
-	r.costEmit = smooth(r.costEmit, float64(now.Sub(t0))/float64(n))
+	emit := float64(now.Sub(t0)) / float64(n)
+	r.costEmit = smooth(r.costEmit, emit)
 	r.emitted += n
 	if r.c.Grain > 0 {
 		return true
@@ -644,64 +639,76 @@ func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
 		r.leave = true
 		return true
 	}
+	if r.dry {
+		r.judgeDry(now, split.SeqCosts{Serial: r.pieceFill + emit, Work: work})
+		return true
+	}
 	r.judge(now, s.here)
 	return true
 }
 
-// judge decides, after a piece is handed over, whether the pool pays.
-//
-// A stint on the pool begins with a dry piece: filled, processed and handed
-// over by the caller alone, with no job woken, it measures the caller's
-// serial part per element, s (pulling and filling, handing over), and the
-// work, w, in the caller's own cache. With P participants no piece can come
-// faster than max(s, (s+w)/P) an element, however the pool behaves; if that
-// does not beat the time alone by seqPays, the pool cannot pay and the try
-// ends there, having cost the copies of one piece. Otherwise the pool is
-// tried, and windows of seqWindow and at least seqWindowPieces pieces
-// compare what it hands over with the time alone, which sees what the bound
-// does not (moving pieces between caches, wake-ups, workers busy elsewhere,
-// a machine shared). A dry piece that fails records the time alone, and
-// stints alone end without a try until the cost alone grows past it by
-// seqRetry or a stint reaches seqMaxStint.
-func (r *seqRun[E, V]) judge(now time.Time, here bool) {
-	// Alone an element costs about a pull, f and a hand-over, which the
-	// pool measures too: the lesser of the two guards against a stint
-	// alone that a stall made look slow.
-	alone := r.costFill + r.costEmit + r.costWork
+// timeAlone returns the time of an element alone, for the judges: the least
+// of what the stint alone measured and the sum of the costs that pieces
+// measure (a pull, f and a hand-over), which guards against a stint alone
+// that a stall made look slow.
+func (r *seqRun[E, V]) timeAlone() float64 {
+	a := r.costFill + r.costEmit + r.costWork
 	if r.costAlone > 0 {
-		alone = min(alone, r.costAlone)
+		a = min(a, r.costAlone)
 	}
-	if r.dry {
+	return a
+}
+
+// judgeDry judges the pool by the dry piece just handed over, which
+// measured c (split.SeqDry): the caller's part per element and the work, in
+// its own cache, with no job woken.
+func (r *seqRun[E, V]) judgeDry(now time.Time, c split.SeqCosts) {
+	if r.dries++; r.dries == 1 {
+		r.dryCosts = c
+	} else {
+		r.dryCosts.Serial = min(r.dryCosts.Serial, c.Serial)
+		r.dryCosts.Work = min(r.dryCosts.Work, c.Work)
+	}
+	c = r.dryCosts
+	c.Alone = r.timeAlone()
+	pays, again := split.SeqDry(c, r.workers+1, r.dries)
+	switch {
+	case pays:
 		r.dry = false
-		s := r.costFill + r.costEmit
-		bound := max(s, (s+r.costWork)/float64(r.workers+1))
-		if bound > seqPays*alone {
-			r.leave, r.failAlone = true, alone
-		}
-		r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
-		return
+		r.newWindow(now)
+	case !again:
+		r.dry, r.leave, r.failAlone = false, true, c.Alone
 	}
-	if !r.ramped {
-		// The first window begins once a worker has handed a piece over:
-		// before, the pool was waking up, and pieces were short.
-		if here && now.Sub(r.winStart) < seqRamp {
+}
+
+// judge judges the pool after a piece that was not dry is handed over,
+// here if the caller processed it: at the end of each window, by the time
+// per element of what the pool handed over in it (split.SeqKeep), which
+// sees what the dry piece's bound does not (moving pieces between caches,
+// wake-ups, workers busy elsewhere, a machine shared).
+func (r *seqRun[E, V]) judge(now time.Time, here bool) {
+	if !here {
+		if !r.ramped {
+			// The pool was waking up: the first window begins now.
+			r.ramped = true
+			r.newWindow(now)
 			return
 		}
-		r.ramped = true
-		r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
-		return
+		r.helped = true
 	}
 	r.judged++
 	el := now.Sub(r.winStart)
-	if el < seqWindow || r.judged < seqWindowPieces {
+	if !split.SeqWindowDone(el, r.judged) {
 		return
 	}
 	pool := float64(el) / float64(r.emitted-r.winEmitted)
-	// A window can fail for want of a worker (busy elsewhere, or its
-	// processor taken): the next try comes after a longer stint alone, as
-	// after a dry piece, but the cost alone does not bar it.
-	r.leave = pool > alone
-	r.winStart, r.winEmitted, r.judged = now, r.emitted, 0
+	r.leave = !split.SeqKeep(pool, r.timeAlone(), r.helped)
+	r.newWindow(now)
+}
+
+// newWindow begins a window of the pool's judge at now.
+func (r *seqRun[E, V]) newWindow(now time.Time) {
+	r.winStart, r.winEmitted, r.judged, r.helped = now, r.emitted, 0, false
 }
 
 // smooth folds sample x into the running figure avg.

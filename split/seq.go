@@ -1,0 +1,107 @@
+package split
+
+import "time"
+
+// Sequences: only the caller may pull an iter.Seq, so par's ...Seq functions
+// (par/seqrun.go) cut its work in time. A pass either processes each element
+// at once on the caller, as the plain loop would (alone), or copies runs of
+// elements into pieces that the pool's workers and the caller process and
+// the caller hands over in order (on the pool). The engine measures what an
+// element costs either way, and these rules decide between the two.
+
+// SeqCosts are what a pass measures, in nanoseconds an element.
+type SeqCosts struct {
+	// Alone is an element processed at once on the caller: pulled, through
+	// f and handed over.
+	Alone float64
+	// Serial is the caller's own part on the pool, which no participant
+	// shares: pulling an element and copying it into a piece, and handing
+	// its result over.
+	Serial float64
+	// Work is an element's work in a piece.
+	Work float64
+}
+
+// SeqMargin is how far two costs must be apart for a pass to act on the
+// difference: a bound must beat the time alone by it for the pool to be
+// tried (SeqPays), and after the pool was judged not to pay, the time alone
+// must grow by it before the pool is tried again within SeqMaxStint
+// (SeqTry).
+const SeqMargin = 1.25
+
+// SeqPays reports whether pieces shared by p participants, the caller
+// among them, may beat working alone at costs c: no pool hands elements
+// over faster than max(Serial, (Serial+Work)/p) each, however it is
+// scheduled. The costs are those of a dry piece, which the caller fills,
+// processes and hands over itself, waking nobody: a cheap f is told apart
+// at the cost of that piece's copies.
+func SeqPays(c SeqCosts, p int) bool {
+	bound := max(c.Serial, (c.Serial+c.Work)/float64(max(p, 1)))
+	return bound*SeqMargin <= c.Alone
+}
+
+// SeqDry returns the verdict on the dry pieces of a try of the pool, with c
+// the least costs over the pieces dry so far (a stall only makes a sample
+// longer): whether the pool pays, and if not, whether one more dry piece is
+// due. A verdict against the pool holds the pass alone for up to SeqMaxStint,
+// so it is taken on two pieces: on one, a dry piece that a preemption
+// stretched kept W13's element at 1,000 steps (1 µs) alone for most of a
+// pass at GOMAXPROCS 2, as traces of the pass showed.
+func SeqDry(c SeqCosts, p, pieces int) (pays, again bool) {
+	if SeqPays(c, p) {
+		return true, false
+	}
+	return false, pieces < 2
+}
+
+// SeqSample returns the cost alone, in nanoseconds an element, after a
+// countdown of n elements that took d, given the least so far (0: none):
+// the least of the samples, since a stall only makes one longer, counting
+// a sample once it holds MinSample elements or took PrefixBudget, as the
+// prefix of a range call does (a few cheap elements time the clock as much
+// as themselves), or if it is the first.
+func SeqSample(least float64, n int, d time.Duration) float64 {
+	c := float64(d) / float64(max(n, 1))
+	if least == 0 || c < least && (n >= MinSample || d >= PrefixBudget) {
+		return c
+	}
+	return least
+}
+
+// SeqMaxStint is the longest stint alone between two tries of the pool.
+// After a try that failed, stints double up to it, so a pass whose f is too
+// cheap spends almost all its time in the plain loop.
+const SeqMaxStint = 10 * time.Millisecond
+
+// SeqTry reports whether a stint alone of length stint, now over, ends with
+// a try of the pool, at cost alone an element, when failed is the cost alone
+// at which a dry piece last judged the pool not to pay (0: never): unless
+// the cost alone is within SeqMargin of failed and the stint is shorter
+// than SeqMaxStint.
+func SeqTry(stint time.Duration, alone, failed float64) bool {
+	return failed == 0 || alone >= SeqMargin*failed || stint >= SeqMaxStint
+}
+
+// SeqNextStint returns the length of the stint alone after one of length
+// stint that ended in a failed try, or that SeqTry kept alone.
+func SeqNextStint(stint time.Duration) time.Duration { return min(2*stint, SeqMaxStint) }
+
+// SeqWindowPieces is the fewest pieces in a window (SeqWindowDone).
+const SeqWindowPieces = 8
+
+// SeqWindowDone reports whether a window of the pool that has lasted el and
+// handed pieces over is long enough to judge: SeqWindowPieces pieces, and as
+// long as that many pieces of LeafTarget, so that a preemption or a slow
+// wake-up weighs little in it.
+func SeqWindowDone(el time.Duration, pieces int) bool {
+	return pieces >= SeqWindowPieces && el >= SeqWindowPieces*LeafTarget
+}
+
+// SeqKeep reports whether a pass stays on the pool after a window in which
+// the elements handed over took pool nanoseconds each: if a worker handed a
+// piece over in it (helped), and the elements came no slower than alone.
+// Without a worker the caller only did alone what it does alone, with the
+// copies on top: the pool's workers are busy elsewhere or their processors
+// taken. A window begins again when the first worker of a try hands a piece
+// over, so that the wake-up is not judged.
+func SeqKeep(pool, alone float64, helped bool) bool { return helped && pool <= alone }

@@ -1,0 +1,77 @@
+package split
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSeqPays(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		c    SeqCosts
+		p    int
+		pays bool
+	}{
+		// W13's element at 1,000 steps: about 1 µs of work, 10 ns of pulling.
+		{"costly f, two participants", SeqCosts{Alone: 1000, Serial: 10, Work: 1000}, 2, true},
+		{"costly f, one participant", SeqCosts{Alone: 1000, Serial: 10, Work: 1000}, 1, false},
+		// f of a step: the copies cost more than f.
+		{"cheap f", SeqCosts{Alone: 2, Serial: 6, Work: 1}, 2, false},
+		{"cheap f, many participants", SeqCosts{Alone: 2, Serial: 6, Work: 1}, 64, false},
+		// 50 steps: max(10, 60/2) = 30, and 30*1.25 <= 50.
+		{"f of 50 ns", SeqCosts{Alone: 50, Serial: 10, Work: 50}, 2, true},
+		// The serial part bounds the pool whatever p is: 40*1.25 = 50.
+		{"serial part at the margin", SeqCosts{Alone: 50, Serial: 40, Work: 10}, 64, true},
+		{"serial part past the margin", SeqCosts{Alone: 50, Serial: 41, Work: 10}, 64, false},
+		{"slow to pull", SeqCosts{Alone: 1500, Serial: 510, Work: 1000}, 2, true},
+		{"no participant counts as one", SeqCosts{Alone: 1000, Serial: 10, Work: 1000}, 0, false},
+	} {
+		assert.Equal(t, c.pays, SeqPays(c.c, c.p), c.name)
+	}
+}
+
+func TestSeqDry(t *testing.T) {
+	costly := SeqCosts{Alone: 1000, Serial: 10, Work: 1000}
+	stalled := SeqCosts{Alone: 1000, Serial: 600, Work: 2500}
+	pays, again := SeqDry(costly, 2, 1)
+	assert.True(t, pays)
+	assert.False(t, again)
+	pays, again = SeqDry(stalled, 2, 1)
+	assert.False(t, pays)
+	assert.True(t, again, "a verdict against the pool waits for a second dry piece")
+	pays, again = SeqDry(stalled, 2, 2)
+	assert.False(t, pays)
+	assert.False(t, again, "two dry pieces against the pool end the try")
+}
+
+func TestSeqSample(t *testing.T) {
+	assert.Equal(t, 100.0, SeqSample(0, 1, 100*time.Nanosecond), "the first sample counts, however short")
+	assert.Equal(t, 100.0, SeqSample(100, 8, 400*time.Nanosecond), "a few elements in less than PrefixBudget do not count")
+	assert.Equal(t, 50.0, SeqSample(100, MinSample, time.Duration(MinSample)*50), "MinSample elements count")
+	assert.Equal(t, 2500.0, SeqSample(5000, 8, 8*2500), "PrefixBudget counts")
+	assert.Equal(t, 100.0, SeqSample(100, 4096, 4096*300), "a stall only makes a sample longer: the least is kept")
+}
+
+func TestSeqTry(t *testing.T) {
+	assert.True(t, SeqTry(PrefixBudget, 5, 0), "no try has failed")
+	assert.False(t, SeqTry(PrefixBudget, 5, 5), "the cost alone at which the pool did not pay")
+	assert.False(t, SeqTry(PrefixBudget, 6, 5), "within the margin")
+	assert.True(t, SeqTry(PrefixBudget, 6.25, 5), "grown by the margin")
+	assert.True(t, SeqTry(SeqMaxStint, 5, 5), "a stint of SeqMaxStint ends with a try")
+	assert.Equal(t, 40*time.Microsecond, SeqNextStint(20*time.Microsecond))
+	assert.Equal(t, SeqMaxStint, SeqNextStint(SeqMaxStint*3/4))
+	assert.Equal(t, SeqMaxStint, SeqNextStint(SeqMaxStint))
+}
+
+func TestSeqWindow(t *testing.T) {
+	long := SeqWindowPieces * LeafTarget
+	assert.False(t, SeqWindowDone(long-1, 100), "too short")
+	assert.False(t, SeqWindowDone(10*long, SeqWindowPieces-1), "too few pieces")
+	assert.True(t, SeqWindowDone(long, SeqWindowPieces))
+	assert.True(t, SeqKeep(600, 1000, true), "faster than alone")
+	assert.True(t, SeqKeep(1000, 1000, true), "level")
+	assert.False(t, SeqKeep(1100, 1000, true), "slower than alone")
+	assert.False(t, SeqKeep(600, 1000, false), "no worker took part")
+}
