@@ -237,6 +237,19 @@ func w12AddBytes(m w12Map, line []byte) {
 	m[string(name)] = &st
 }
 
+// w12ParseBytes is w12Parse over a row held in a buffer that is reused:
+// the name is part of the row.
+func w12ParseBytes(line []byte) ([]byte, int64) {
+	i := bytes.IndexByte(line, ';')
+	return line[:i], w12Tenths(line[i+1:])
+}
+
+// w12ByteRow is a row's station and statistics, for ReduceBytesBy.
+func w12ByteRow(line []byte) ([]byte, w12Stat) {
+	name, t := w12ParseBytes(line)
+	return name, w12One(t)
+}
+
 // w12Tenths parses "-12.3" into -123.
 func w12Tenths(s []byte) int64 {
 	neg := s[0] == '-'
@@ -583,6 +596,18 @@ func (s *suite) stationFileImpls(n int) []impl {
 				r, done := w12OpenReader(path)
 				defer done()
 				return w12MergeMaps(pipe.ForEachInit(r.LineBytes(), newW12Map, w12AddBytes, s.opts...))
+			}),
+		resultImpl("weft ReduceBytesBy", kindWeft, "pipe.ReduceBytesBy(pipe.NewReader(f).LineBytes(), parse, merge): each line a []byte of a buffer the goroutine reuses, a station's name copied when first met",
+			func() map[string]w12Stat {
+				r, done := w12OpenReader(path)
+				defer done()
+				return pipe.ReduceBytesBy(r.LineBytes(), w12ByteRow, w12Stat.merge, s.opts...)
+			}, w12SumVals(size)),
+		mk("weft FoldBytesBy", kindWeft, "pipe.FoldBytesBy(pipe.NewReader(f).LineBytes(), parse, empty, add, merge): the statistics updated in place, over reused buffers",
+			func() w12Map {
+				r, done := w12OpenReader(path)
+				defer done()
+				return pipe.FoldBytesBy(r.LineBytes(), w12ParseBytes, w12Empty, (*w12Stat).add, w12MergeInto, s.opts...)
 			}),
 		mk("weft FoldBy", kindWeft, "pipe.FoldBy(pipe.NewReader(f).Lines(), parse, empty, add, merge): the statistics updated in place",
 			func() w12Map {

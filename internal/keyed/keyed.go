@@ -78,3 +78,28 @@ func (m Map[K, V]) Values() map[K]V {
 	}
 	return out
 }
+
+// AddBytes is Add for a key held in bytes that the caller may reuse: the
+// lookup with string(k) copies nothing, and a key met for the first time is
+// copied once, into the string the map keeps.
+func AddBytes[V any](m Map[string, V], k []byte, v V, op func(V, V) V) {
+	if p := m[string(k)]; p != nil {
+		*p = op(*p, v)
+		return
+	}
+	p := new(V)
+	*p = v
+	m[string(k)] = p
+}
+
+// AtBytes is At for a key held in bytes that the caller may reuse, copied
+// once when it is met for the first time (see AddBytes).
+func AtBytes[V any](m Map[string, V], k []byte, init func() V) *V {
+	if p := m[string(k)]; p != nil {
+		return p
+	}
+	p := new(V)
+	*p = init()
+	m[string(k)] = p
+	return p
+}

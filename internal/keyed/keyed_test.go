@@ -49,3 +49,20 @@ func TestAtMakesOnce(t *testing.T) {
 	m.Add("k", [4]int{}, func(a, b [4]int) [4]int { a[2] = 7; return a })
 	require.Equal(t, [4]int{9, 1, 7}, *p, "Add folds into the value At handed out")
 }
+
+// AddBytes and AtBytes keep a copy of a new key, so the caller may write
+// over the bytes it looked a key up with; a key met before copies nothing.
+func TestBytesKeysAreCopied(t *testing.T) {
+	m := keyed.Map[string, int]{}
+	buf := []byte("ab")
+	keyed.AddBytes(m, buf, 1, func(a, b int) int { return a + b })
+	copy(buf, "cd")
+	keyed.AddBytes(m, buf, 2, func(a, b int) int { return a + b })
+	*keyed.AtBytes(m, []byte("ab"), func() int { return 0 }) += 10
+	copy(buf, "ef")
+	*keyed.AtBytes(m, buf, func() int { return 5 }) += 1
+	require.Equal(t, map[string]int{"ab": 11, "cd": 2, "ef": 6}, m.Values())
+	require.Zero(t, testing.AllocsPerRun(100, func() {
+		keyed.AddBytes(m, []byte("ab"), 1, func(a, b int) int { return a + b })
+	}), "a key met before costs no allocation")
+}

@@ -308,6 +308,14 @@ func BenchmarkByKey(b *testing.B) {
 			defer f.Close()
 			return len(pipe.ReduceBy(r.Lines(), oneRow, station.merge))
 		}},
+		{"file/ReduceBytesBy", func() int {
+			f, r := open()
+			defer f.Close()
+			return len(pipe.ReduceBytesBy(r.LineBytes(), func(line []byte) ([]byte, station) {
+				name, t := parseRowBytes(line)
+				return name, station{t, t, t, 1}
+			}, station.merge))
+		}},
 		{"hist/mem/hand", func() int {
 			ps := lineParts(text, k)
 			return len(handWritten(len(ps), func(c int, m map[string]*stationHist) {

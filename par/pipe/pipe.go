@@ -17,7 +17,9 @@
 //     [Pipe.Count], [Pipe.Collect], [Pipe.Reduce], [Fold], [Pipe.ForEach],
 //     [Pipe.ForEachIndex], [ForEachInit]; a search: [Pipe.Find],
 //     [Pipe.FindLast], [Pipe.IndexFunc], [Pipe.LastIndexFunc], [Pipe.Any],
-//     [Pipe.All]; per key: [ReduceBy], [FoldBy], [CountBy], [GroupBy]
+//     [Pipe.All]; per key: [ReduceBy], [FoldBy], [CountBy], [GroupBy], and
+//     over bytes a source reuses (a file's [Reader.LineBytes]),
+//     [ReduceBytesBy], [FoldBytesBy]
 //
 // Go methods cannot take type parameters, so the stages that keep the item
 // type are methods, and those that change it, or need a constraint, are

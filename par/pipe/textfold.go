@@ -128,3 +128,27 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
 	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) }, opts)
 }
+
+// foldSpansWith is reduceSpans with the item's step given as add, for the
+// forms whose key is not f's result as it is (ReduceBytesBy, FoldBytesBy):
+// a call of add per piece, which the compiler may inline.
+func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func() M, add func(m M, x S), merge func(a, b M) M, opts []par.Option) M {
+	return foldRange(n, init, func(fo *folder[M]) func(lo, hi int) {
+		var m M // fo.acc, read at each run: a merge may have replaced it
+		spans, sep := sp.open(), sp.sep
+		cut := func(t *text[S], lo, hi int) {
+			for start := t.firstAt(sep, lo, hi); start < hi; {
+				end := len(t.str)
+				if j := strings.IndexByte(t.str[start:], sep); j >= 0 {
+					end = start + j
+				}
+				if end-start >= gapMin {
+					t.noteGap(start, end) // a long piece, as cutSep notes it
+				}
+				add(m, t.piece(start, end))
+				start = end + 1
+			}
+		}
+		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
+	}, merge, opts)
+}
