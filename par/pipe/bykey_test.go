@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -220,4 +221,47 @@ func TestFoldByNilMessages(t *testing.T) {
 	emptyR := pipe.ReduceBy(pipe.Lines(""), func(l string) (string, int) { return l, 1 }, func(a, b int) int { return a + b })
 	require.NotNil(t, emptyR)
 	require.Empty(t, emptyR)
+}
+
+// TestByKeyMapsPerCall counts the maps the by-key terminals make, through
+// an init that runs once per key per map, with a single key: at most one
+// per steal or injected task plus one, whichever way the items come (cut
+// and folded in one loop, or in batches through a stage), as for Fold's
+// accumulators: a count per call bounded by the participants and the
+// steals, not by the length of the text.
+func TestByKeyMapsPerCall(t *testing.T) {
+	p := par.NewPool(par.Workers(1))
+	defer p.Close()
+	on := par.OnPool(p)
+	text := strings.Repeat("k;1\n", 200_000)
+	calls := 20
+	if testing.Short() {
+		calls = 5
+	}
+	one := func(line string) (string, int) { return line[:1], 1 }
+	oneBytes := func(line []byte) ([]byte, int) { return line[:1], 1 }
+	for name, run := range map[string]func(init func() int) map[string]*int{
+		"FoldBy over Lines": func(init func() int) map[string]*int {
+			return pipe.FoldBy(pipe.Lines(text), one, init, func(acc *int, v int) { *acc += v }, func(acc, o *int) { *acc += *o }, on)
+		},
+		"FoldBy through Map": func(init func() int) map[string]*int {
+			return pipe.FoldBy(pipe.Map(pipe.Lines(text), strings.Clone), one, init, func(acc *int, v int) { *acc += v }, func(acc, o *int) { *acc += *o }, on)
+		},
+		"FoldBytesBy over Lines": func(init func() int) map[string]*int {
+			return pipe.FoldBytesBy(pipe.Lines([]byte(text)), oneBytes, init, func(acc *int, v int) { *acc += v }, func(acc, o *int) { *acc += *o }, on)
+		},
+	} {
+		var inits atomic.Int64
+		init := func() int { inits.Add(1); return 0 }
+		for range calls {
+			before := p.Stats().Total()
+			inits.Store(0)
+			m := run(init)
+			after := p.Stats().Total()
+			require.Equal(t, 200_000, *m["k"], name)
+			spawned := (after.Steals - before.Steals) + (after.Injected - before.Injected)
+			require.LessOrEqual(t, uint64(inits.Load()), spawned+1, "%s: maps per call", name)
+			require.LessOrEqual(t, inits.Load(), int64(2*16), "%s: maps per call, 16 per participant", name)
+		}
+	}
 }
