@@ -97,28 +97,28 @@ func simStream(cfg sim.Config, l sim.Load) float64 {
 }
 
 // simTable prints the table to 64 participants for the suite's loops at
-// their full sizes.
+// their full sizes, and W1 at docs/DESIGN.md's worked example's 10M.
 func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
-	fmt.Fprintln(out, "## W1-W3 at docs/DESIGN.md's sizes, one call on a parked pool")
+	fmt.Fprintln(out, "## W1-W3 at docs/DESIGN.md's sizes (and W1 at 10M), one call on a parked pool")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Speedup T1/T; bound: T1/(T1/P + T∞); eff: (T1/P)/T; pieces and wake-ups per participant; ramp: until the last participant first works (worked: how many did).")
+	fmt.Fprintln(out, "Speedup T1/T; bound: T1/(T1/P + T∞); eff: (T1/P)/T; pieces, steals and wake-ups per participant; ramp: until the last participant first works (worked: how many did).")
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "Wake: sched's rule (a push, or a searcher that finds work, wakes a parked worker while fewer search than jobs wait), or the rule before it (Config.WakeIfNoneSearch: only while none searches).")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| machine | wake | workload | P | T | speedup | bound | eff | pieces/P | wakes/P | ramp | worked |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| machine | wake | workload | n | P | T | speedup | bound | eff | pieces/P | steals/P | wakes/P | ramp | worked |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, m := range ms {
 		for _, before := range []bool{true, false} {
 			rule := "per job"
 			if before {
 				rule = "none searching"
 			}
-			for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000)} {
+			for _, l := range []sim.Load{c.W1Load(50_000_000), c.W2Load(2_000_000), c.W3Load(100_000), c.W1Load(10_000_000)} {
 				for _, p := range simPs {
 					r := sim.Call(sim.Config{Machine: m, P: p, Seed: simSeed, WakeIfNoneSearch: before}, l)
-					fmt.Fprintf(out, "| %s | %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.2f | %v | %d |\n",
-						m.Name, rule, l.Name, p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
-						float64(r.Forks+1)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
+					fmt.Fprintf(out, "| %s | %s | %s | %s | %d | %v | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %v | %d |\n",
+						m.Name, rule, l.Name, commas(l.N), p, roundDur(r.T), r.Speedup(), float64(r.T1)/float64(r.Bound()), r.Efficiency(),
+						float64(r.Forks+1)/float64(p), float64(r.Steals)/float64(p), float64(r.Wakes)/float64(p), roundDur(r.Ramp), r.Worked)
 				}
 			}
 		}

@@ -10,11 +10,11 @@ import (
 
 // RunLeaf runs f over [0, n) as one leaf of the engine on a seat of p: a
 // piece that its splitter will not cut, which may give part of itself away
-// while it runs. fixed makes it a leaf of a fixed tree (descend). It starts
+// while it runs, in steps of a split.Steps-th of itself. fixed makes it a leaf of a fixed tree (descend). It starts
 // the leaf once some participant of p is hungry (a fresh pool's workers
 // search, then park).
 func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
-	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, fixed, true, time.Now, nil, func(lo, hi int) {
+	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, 0, fixed, true, time.Now, nil, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			f(i)
 		}
@@ -24,33 +24,44 @@ func RunLeaf(p *Pool, n int, fixed bool, f func(i int)) {
 // RunLeafHungry is RunLeaf for a leaf of range body f, reading time from
 // clock.
 func RunLeafHungry(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
-	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, false, true, clock, nil, f)
+	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, 0, false, true, clock, nil, f)
 }
 
 // RunLeavesHungry is RunLeavesClocked begun once some participant of p is
 // hungry (sched.Worker.Hungry): a parked worker is.
 func RunLeavesHungry(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
-	engine.ProbeLeaf(p.p, leaves, false, true, clock, nil, f)
+	engine.ProbeLeaf(p.p, leaves, longest(leaves), false, true, clock, nil, f)
+}
+
+// longest returns the length of the longest of leaves: the step of a call
+// whose leaves hold one step each.
+func longest(leaves [][2]int) int {
+	n := 0
+	for _, l := range leaves {
+		n = max(n, l[1]-l[0])
+	}
+	return n
 }
 
 // RunLeafClocked runs f over [0, n) as one leaf of the engine on a seat of
 // p, reading time from clock, without waiting for hunger: on a pool none of
 // whose participants is hungry it only steps.
 func RunLeafClocked(p *Pool, n int, clock func() time.Time, f func(lo, hi int)) {
-	RunLeavesClocked(p, [][2]int{{0, n}}, clock, f)
+	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, 0, false, false, clock, nil, f)
 }
 
 // RunLeavesClocked is RunLeafClocked for several leaves [lo, hi) of one
 // range, run one after the other on one seat, each continuing the run of
-// the one before.
+// the one before, of a call whose step is the longest of them, as leaves
+// of a long call hold a step or two (split.ForRange).
 func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(lo, hi int)) {
-	engine.ProbeLeaf(p.p, leaves, false, false, clock, nil, f)
+	engine.ProbeLeaf(p.p, leaves, longest(leaves), false, false, clock, nil, f)
 }
 
 // RunLeafCovered is RunLeafClocked for a body whose work done covers, from a
 // position, what covered says (see internal/cover).
 func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int)) {
-	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, false, false, clock, covered, f)
+	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, 0, false, false, clock, covered, f)
 }
 
 // Prefix runs the timed prefix of an adaptive call over [0, n) alone,

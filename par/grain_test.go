@@ -21,15 +21,16 @@ import (
 // pace of the timed prefix, running leaves that give half of what they have
 // left to a hungry participant, and no more cuts once the result is settled.
 
-// TestPacedLeaves: after a timed prefix, the bridge cuts a long call's leaves
-// as split.ForRange says for the prefix's pace (package split's tests hold
-// the rule); without a pace, only demand cuts the range.
+// TestPacedLeaves: the bridge cuts a long call's leaves as split.ForRange
+// says (package split's tests hold the rule): pieces of two steps or more
+// are cut, pieces of less are not, and where a step holds less than
+// split.MinStep at the prefix's pace, leaves hold up to that.
 func TestPacedLeaves(t *testing.T) {
 	p := par.NewPool(par.Workers(1)) // two participants with the caller
 	t.Cleanup(p.Close)
 	const n = 1 << 20
-	maxLeaf := 3 * n / (2 * split.MaxLeavesPerWorker)
-	for _, pace := range []int{maxLeaf, 0} {
+	step := split.StepOf(n, 2)
+	for _, pace := range []int{0, step / 2, 3 * step} { // MinStep's worth at the prefix's pace
 		t.Run(fmt.Sprint("pace ", pace), func(t *testing.T) {
 			var mu sync.Mutex
 			var pieces [][2]int // what the leaves were called with: checked afterwards, so that the calls stay cheap
@@ -47,11 +48,8 @@ func TestPacedLeaves(t *testing.T) {
 				lens = append(lens, pc[1]-pc[0])
 			}
 			require.Equal(t, n, next)
-			if pace == 0 {
-				require.Greater(t, slices.Max(lens), maxLeaf, "without a pace the leaves follow demand only")
-				return
-			}
-			require.LessOrEqual(t, slices.Max(lens), maxLeaf)
+			maxLeaf := max(2*step, pace)
+			require.LessOrEqual(t, slices.Max(lens), maxLeaf, "no step longer than a leaf")
 			require.GreaterOrEqual(t, len(lens), n/maxLeaf)
 		})
 	}
@@ -651,8 +649,8 @@ func TestSiteRecords(t *testing.T) {
 // no participant is hungry: one that is hungry already gets half at the
 // leaf's next look, and where the hunger is a parked worker, as it always is
 // in a pool of more workers than processors, more looks only made more forks.
-// A leaf that begins where the one before it ended, and fits StepTarget at
-// that one's pace, then runs whole in one step.
+// A leaf that begins where the one before it ended, and holds one step of
+// its call, then runs whole in one step.
 func TestLeafHalvesItsStepsOnlyBeforeHunger(t *testing.T) {
 	const cheap, half = 1_000, 40_000 // 1 µs, whose rest is never worth halving, then 40 µs, at 1 ns an element
 	leaves := [][2]int{{0, cheap}, {cheap, cheap + half}}
@@ -681,15 +679,16 @@ func TestLeafHalvesItsStepsOnlyBeforeHunger(t *testing.T) {
 	assert.Equal(t, step{cheap, cheap + half/2}, run(busy, par.RunLeavesClocked)[0], "with nobody hungry, half of it first")
 }
 
-// TestLeafStepsByThePaceBefore: a leaf that begins where the last step on
-// its worker of the same call ended (the right half of a fork whose left half
-// ran there) sizes its first step by that step's pace: a uniform leaf that
-// fits StepTarget takes one step, a longer one starts with about StepTarget's
-// worth. A leaf elsewhere in the range, or of another call, runs its first
-// step blind, and it times its first step from the end of the step before,
-// so that a leaf of one step reads the clock once. Once caught: every leaf of
-// W1 at the quick size took three steps, three calls of the body where one
-// does; and two clock reads for each leaf showed in BenchmarkRangeSumIdle.
+// TestLeafStepsByThePaceBefore: a leaf steps by its call's step
+// (split.StepOf; here the longest leaf), but one that begins where the last
+// step on its worker of the same call ended (the right half of a fork whose
+// left half ran there) holds at least split.MinStep at that step's pace in
+// its first step (split's tests hold that), and is timed from
+// the end of that step, so that a leaf of one step reads the clock once. A
+// leaf elsewhere in the range, or of another call, has no pace to go by:
+// its first step is the call's. Once caught: every leaf of W1 at the quick
+// size took three steps, three calls of the body where one does; and two
+// clock reads for each leaf showed in BenchmarkRangeSumIdle.
 func TestLeafStepsByThePaceBefore(t *testing.T) {
 	p, release, g1Done := busyPool(t) // nobody hungry: the leaves only step
 	defer func() { close(release); <-g1Done }()
@@ -719,10 +718,9 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 
 	t.Run("adjacent, fits a step", func(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half, 2 * half}})
-		first := stepsOf(steps, 0, half)
-		assert.LessOrEqual(t, first[0].hi, max(1, half/split.LeafSteps), "the first leaf runs blind: %v", steps)
-		// All of the second leaf would fit a step at the pace before, but
-		// the seat has no job of its own for a thief: half of it (TailStep).
+		assert.Equal(t, []step{{0, half}}, stepsOf(steps, 0, half), "the first leaf: one step, no pace to halve it by")
+		// All of the second leaf fits a step, but the seat has no job of
+		// its own for a thief: half of it (TailStep).
 		assert.Equal(t, step{half, half + half/2}, stepsOf(steps, half, 2*half)[0], "the second leaf's first step")
 	})
 	t.Run("adjacent, one clock read a step", func(t *testing.T) {
@@ -732,32 +730,24 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 		assert.Equal(t, len(stepsOf(steps, half, 2*half)), reads-alone, "the second leaf is timed from the end of the step before")
 	})
 	t.Run("an empty deque halves what is left", func(t *testing.T) {
-		steps := run([][2]int{{0, 4 * half}}) // 160 µs at 1 ns an element
-		tail := int(split.TailTarget)         // elements
-		for k := 2; k < len(steps); k++ {
-			left := 4*half - steps[k].lo
-			assert.LessOrEqual(t, steps[k].hi-steps[k].lo, max(left/2, tail), "step %d of %v", k, steps)
+		const long = 4 * half // 160 µs at 1 ns an element
+		steps := run([][2]int{{0, 1000}, {1000, 1000 + long}})
+		tail := int(split.MinStep) // elements
+		second := stepsOf(steps, 1000, 1000+long)
+		for k := 1; k < len(second); k++ {
+			left := 1000 + long - second[k].lo
+			assert.LessOrEqual(t, second[k].hi-second[k].lo, max(left/2, tail), "step %d of %v", k, second)
 		}
-		last := steps[len(steps)-1]
-		assert.LessOrEqual(t, last.hi-last.lo, 2*tail, "the last step: about TailTarget's worth: %v", steps)
-	})
-	t.Run("adjacent, longer than a step", func(t *testing.T) {
-		const long = 1_000_000 // 1 ms
-		steps := run([][2]int{{0, half}, {half, half + long}})
-		second := stepsOf(steps, half, half+long)
-		require.NotEmpty(t, second)
-		want := int(split.StepTarget) // elements at 1 ns each
-		assert.InDelta(t, want, second[0].hi-second[0].lo, float64(want)/100, "the first step: about StepTarget at the pace before")
+		last := second[len(second)-1]
+		assert.LessOrEqual(t, last.hi-last.lo, tail, "the last step: at most MinStep's worth: %v", second)
 	})
 	t.Run("not adjacent", func(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half + 1, 2 * half}})
-		second := stepsOf(steps, half+1, 2*half)
-		require.NotEmpty(t, second)
-		assert.LessOrEqual(t, second[0].hi-second[0].lo, max(1, (half-1)/split.LeafSteps), "a leaf elsewhere: the first step blind")
+		assert.Equal(t, []step{{half + 1, 2 * half}}, stepsOf(steps, half+1, 2*half), "a leaf elsewhere: the call's step, all of it")
 	})
 	t.Run("another call", func(t *testing.T) {
 		run([][2]int{{0, half}})
 		steps := run([][2]int{{half, 2 * half}})
-		assert.LessOrEqual(t, steps[0].hi-steps[0].lo, max(1, half/split.LeafSteps), "a leaf of another call: the first step blind")
+		assert.Equal(t, []step{{half, 2 * half}}, steps, "a leaf of another call: the call's step, all of it")
 	})
 }

@@ -26,32 +26,42 @@
 // a time, and so can one whose rest is no longer than PrefixBudget while
 // every processor has a call (Prefix.ShortRest). Its pace also bounds the leaves (below).
 //
-// # Cutting (Splitter)
+// # Cutting (Splitter, StepOf)
 //
-// The rest is cut in halves while a budget of splits remains (Rayon's
-// thief-splitting): the budget starts at the number of participants, the
-// goroutines that may run pieces at once, and halves with each cut, so an
-// undisturbed call makes about two pieces per participant and costs little
-// more than a loop. A piece that is stolen has its budget refilled: a thief
-// is evidence of an idle participant, so stolen pieces keep splitting while
-// demand lasts. A call over a slice or a range counts the pool's workers and
-// its caller, which works on its own call; a batch of a sequence counts the
-// workers alone, since the caller goes on pulling the sequence (ForRange).
-// No piece is cut below the minimum length (WithMinLen), and a long call's
-// pieces are cut down to LeafTarget (50 µs) at the prefix's pace, but to no
-// fewer elements than make MaxLeavesPerWorker leaves per participant: two
-// pieces per participant leave a call at the mercy of a core that turns slow
-// in the middle of one (another process, a busy sibling hyperthread, a
-// descheduled virtual CPU), while a fork per 50 µs costs about 0.1% (go test
-// -bench JoinEmpty ./par). Nor is a piece cut, however often it is stolen,
-// into halves of less than MinPiece (1 µs) at the prefix's pace: a fork, its
+// How long a piece is, and how long a running leaf goes before it looks
+// up, is one length: the step, a Steps-th (1/64) of the elements that the
+// call gives each participant, n/(participants*64) (StepOf). A call over a
+// slice or a range counts the pool's workers and its caller, which works
+// on its own call; a batch of a sequence counts the workers alone, since
+// the caller goes on pulling the sequence (ForRange). The rest is cut in
+// halves: a piece that holds two steps or more is cut, whatever the
+// demand, and one that holds less is not, however often it is stolen. So a
+// call makes about 64 leaves per participant, whatever its length and the
+// participants, and a thief on 64 cores takes a piece worth a 64th of its
+// share, where halving stolen pieces down to MinPiece made thieves cut what
+// they took into crumbs and hunt for the next one. A running leaf's step
+// is the same length, so a hungry participant waits about a 64th of its
+// share for its half, on 2 cores or on 64. The step is counted in
+// elements, not time, so that it needs no pace: a prefix that timed a cheap
+// start (W3) cannot make it short.
+//
+// Only where a step would hold less than MinStep (4 µs) at the pace
+// measured, in a short call, does time bound it: leaves hold up to
+// MinStep's worth at the prefix's pace, and below that a budget of cuts
+// decides (Rayon's thief-splitting): it starts at the number of
+// participants and halves with each cut, so an undisturbed short call makes
+// about two pieces per participant and costs little more than a loop, and
+// a stolen piece has its budget refilled, since a thief is evidence of an
+// idle participant. Nor is a piece cut, however often it is stolen, into
+// halves of less than MinPiece (1 µs) at the prefix's pace: a fork, its
 // steal and its join cost about half that. A stream of calls of W1's body
-// over 30,000 elements on a pool whose worker was always searching made 19-20
-// forks a call, of pieces down to a few hundred nanoseconds, and took 16.4
-// µs a call; with the floor, 4.8 forks and 9.9 µs, some 0.45 µs for each
-// fork saved (go test ./par -run '^$' -bench ForksShortCall, before and after
-// it). A fixed grain (Fixed) cuts every piece longer than the grain and no
-// other, whatever the demand.
+// over 30,000 elements on a pool whose worker was always searching made
+// 19-20 forks a call, of pieces down to a few hundred nanoseconds, and took
+// 16.4 µs a call; with the floor, 4.8 forks and 9.9 µs, some 0.45 µs for
+// each fork saved (go test ./par -run '^$' -bench ForksShortCall, before
+// and after it). No piece is cut below the minimum length (WithMinLen). A
+// fixed grain (Fixed) cuts every piece longer than the grain and no other,
+// whatever the demand.
 //
 // # Running leaves (Splitter.FirstStep, Splitter.NextStep, Splitter.TailStep)
 //
@@ -61,27 +71,19 @@
 // splitting: Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), if that half
 // holds MinPiece at the pace of the step just run (WorthHalving): the pace
 // of the leaf's own elements, not the prefix's, which cost that climbs along
-// the range leaves far behind. Pieces cut
-// before the costly end of a range was reached were sized by its cheap
-// start; without this, the last of them ran to its end on one participant
-// while the others waited. A leaf that begins where the step before it on
-// the same goroutine ended, in the same range (the right half of a cut whose
-// left half ran there), takes StepTarget (100 µs) at that step's pace, or all
-// of itself; any other leaf runs a blind LeafSteps-th (1/256) of itself
-// first, since a leaf sized by a cheap start can cost far more than planned.
-// Each later step takes all the rest if that should fit StepTarget at the
-// pace of the step before, else about StepTarget's worth, and grows at most
-// StepGrowth-fold. StepTarget is long enough that what a leaf pays at each
-// step (a pipe's buffers, a map, an init) is paid rarely, and short enough
-// that a hungry participant waits at most about that long for its half. But
-// a participant whose deque holds no job of its own has nothing left for a
-// thief but what its leaf gives away, and at the end of a call the others
-// run out one after the other: while none is hungry yet, such a leaf takes
-// at most half of what it has left in a step, and no less than TailTarget's
-// worth (TailStep), so that it looks again at a sixteenth of StepTarget at
-// the end. No step leaves a rest shorter than the minimum length. A leaf of
-// a fixed tree (deterministic sums) walks its canonical tree instead, in
-// about TreeSteps nodes (tree.go).
+// the range leaves far behind. Each step holds the call's step, and at
+// least MinStep at the pace of the step before where the clock timed one:
+// the leaf's first step if it continues a step of the same range on the
+// same goroutine, and every later one. A step costs a clock read and a
+// look, and a call of the shape's fold (a pipe's stages run once per step),
+// which MinStep keeps rare. But a participant whose deque holds no job of
+// its own has nothing left for a thief but what its leaf gives away, and at
+// the end of a call the others run out one after the other: while none is
+// hungry yet, such a leaf takes at most half of what it has left in a step,
+// and no less than MinStep's worth (TailStep). No step leaves a rest
+// shorter than the minimum length. A leaf of a fixed tree (deterministic
+// sums) walks its canonical tree instead, in about TreeSteps nodes
+// (tree.go).
 //
 // # A call over 10M cheap elements
 //
@@ -89,17 +91,13 @@
 // one worker plus the caller. Just after a collection the prefix runs at
 // about 1 ns an element: chunks of 1, 8, 64, 512 and 4,096 elements, 4.7 µs
 // in all; it has then timed more than an eighth of its budget and the rest
-// promises 10 ms, so it ends at 4,681 elements. LeafTarget at that pace is
-// 50,000 elements, above the floor of 10M/(2*128) = 39,062, so the rest is
-// cut in halves down to 256 leaves of 39,044 elements. A leaf that continues
-// where its left sibling ran on the same goroutine takes StepTarget's worth
-// at that sibling's pace, which is all of it, in one step; any other leaf
-// runs a blind step of 152 elements (1/256), then 2,432 (sixteen times as
-// many), then the rest. Warm, the elements take about a third of a
-// nanosecond, so a leaf takes about 13 µs. A piece that a thief takes has its
-// budget refilled and is cut into four. Example
-// (example_test.go) computes these figures from this package alone, on a
-// fake clock.
+// promises 10 ms, so it ends at 4,681 elements. The step is a 128th of the
+// rest (two participants), 78,089 elements, so the rest is cut in halves
+// down to 64 leaves of 156,176 or 156,177 elements, two steps each. Warm,
+// the elements take about a third of a nanosecond, so a step takes about
+// 26 µs. A piece that a thief takes is cut as any other, down to leaves of
+// two steps. Example (example_test.go) computes these figures from this
+// package alone, on a fake clock.
 //
 // # Streams
 //

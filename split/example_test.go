@@ -39,7 +39,7 @@ func Example() {
 	fmt.Printf(" elements), %v in all\n", c.Elapsed())
 	// Output:
 	// prefix: chunks [[0 1] [1 9] [9 73] [73 585] [585 4681]], 4681 elements alone in 4.681µs
-	// cut: 256 leaves of 39044 to 39045 elements
-	// a leaf after its left sibling: first step 39045 elements
-	// any other leaf: 3 steps (152, 2432, 36461 elements), 13.015µs in all
+	// cut: 64 leaves of 156176 to 156177 elements
+	// a leaf after its left sibling: first step 78089 elements
+	// any other leaf: 2 steps (78089, 78088 elements), 52.059µs in all
 }

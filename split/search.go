@@ -26,11 +26,12 @@ const YieldRounds = 8
 // calls the next call's fork then finds a thief already running, where a
 // wake-up takes tens of microseconds (go test ./internal/sched -run '^$'
 // -bench Wake), longer than a call of that size lasts: calls of 20 µs to 2
-// ms back to back show it (W11 of go run ./bench). Twice a running leaf's
-// step, so that a worker that runs out in the middle of a call is still
-// searching when a leaf of the call next looks for a hungry participant. It
-// is also the most CPU the end of a stream costs a worker.
-const Linger = 2 * StepTarget
+// ms back to back show it (W11 of go run ./bench). Longer than a running
+// leaf's step of most calls (a Steps-th of a participant's share: 78 µs of
+// a 10 ms call on two), so that a worker that runs out in the middle of a
+// call is still searching when a leaf of the call next looks for a hungry
+// participant. It is also the most CPU the end of a stream costs a worker.
+const Linger = 200 * time.Microsecond
 
 // Searches reports whether a searching pool worker that has made round
 // fruitless rounds, the last of them searched after its last task or

@@ -13,37 +13,68 @@ type Splitter struct {
 	min    int // no half shorter than this
 	cut    int // nor from TrySplit shorter than this: MinPiece at the prefix's pace
 	max    int // pieces longer than this are cut regardless of the budget; 0: no limit
+	step   int // a step of a running leaf (Steps); 0: a Steps-th of the leaf
 }
 
-// LeafTarget is about the longest a leaf of a long call should take, judged
-// by the pace of its timed prefix (see the package doc, "Cutting").
+// Steps is how many steps a participant's share of a call is cut into: a
+// step of a running leaf holds n/(participants*Steps) of the call's n
+// elements, and a piece that holds two steps or more is cut, one that holds
+// less is not (see the package doc, "Cutting"). A hungry participant so
+// waits at most about a Steps-th of its share for a half, whatever the
+// participants and the call's length. On 64 simulated participants with
+// bare metal's costs, W1-W3 run at 0.80, 0.92 and 0.87 of T1/P (go test
+// ./internal/sim -run StepsAtScale -v), where leaves of 50 µs, steps of
+// 100 µs and stolen pieces halved down to MinPiece ran at 0.72, 0.89 and
+// 0.82; on this machine's benchmarks, at GOMAXPROCS 2 and 8 and beside a
+// busy process, level (go run ./bench -w W1,W2,W3,W9,W11,W12).
+const Steps = 64
+
+// MinStep is the least work, at the pace measured, that a leaf or a step
+// holds, whatever Steps says: a step costs a clock read, a look for hunger
+// and a call of the fold, some 40 ns, 1% of it, and a leaf a fork; a short
+// call's share is too short for a Steps-th of it to pay for them. 8 and 16
+// µs measured level with it on W11's calls of 3 µs to 3 ms (go run ./bench
+// -w W11 -c none -sweep=false -scaling=false, 4 alternated rounds).
+const MinStep = 4 * time.Microsecond
+
+// LeafTarget is about how long a piece of a pass over a sequence takes
+// (SeqWindowDone; par's seqrun): a range call's pieces are sized by Steps.
 const LeafTarget = 50 * time.Microsecond
 
-// MaxLeavesPerWorker bounds the leaves that LeafTarget may ask for, per
-// participant, for a prefix slower than the rest of the range.
-const MaxLeavesPerWorker = 128
+// StepOf returns the step of a call of n elements on participants: a
+// Steps-th of a participant's share, rounded up, and at least 1.
+func StepOf(n, participants int) int {
+	k := participants * Steps
+	q := n / k
+	if n%k != 0 {
+		q++ // rounded up without n+k, which overflows near the int limit
+	}
+	return max(q, 1)
+}
 
 // ForRange returns the splitter of a whole range of n elements that up to
 // participants goroutines may work on at once: a call over a slice or a range
 // counts the pool's workers and its caller, a batch of a sequence the workers
 // alone (see the package doc, "Cutting"). A positive grain fixes the leaves
-// (Fixed). Otherwise no piece is shorter than minLen, and if prefix is a
-// measured pace (Prefix.Pace), leaves are bounded to about LeafTarget at that
-// pace, but to no fewer elements than make MaxLeavesPerWorker leaves per
-// participant, and no cut makes halves of less than MinPiece at it. With a
-// budget of one for a pool of one worker, a call on two cores was cut into
-// two pieces and its end waited for the slower one: hence the caller counts.
+// (Fixed). Otherwise no piece is shorter than minLen, a piece of two steps
+// (StepOf) or more is cut and one of less is not; where a step would hold
+// less than MinStep at the prefix's pace (prefix.N > 0), leaves hold up to
+// MinStep, and below that demand cuts them (TrySplit), but into no halves of
+// less than MinPiece. With a budget of one for a pool of one worker, a call
+// on two cores was cut into two pieces and its end waited for the slower
+// one: hence the caller counts.
 func ForRange(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
 	}
-	maxLeaf, cut := 0, 0
+	step := StepOf(n, participants)
+	leaf, cut := step, step
 	if prefix.N > 0 {
-		maxLeaf = max(prefix.elems(LeafTarget), n/(participants*MaxLeavesPerWorker), 1)
-		cut = prefix.elems(MinPiece)
+		leaf = max(step, prefix.elems(MinStep))
+		cut = max(step, prefix.elems(MinPiece))
 	}
-	s := New(participants, minLen, maxLeaf)
-	s.cut = cut
+	s := New(participants, minLen, leaf)
+	s.cut, s.step = cut, step
 	return s
 }
 
@@ -60,10 +91,10 @@ const WholeLeaves = 8
 // per participant, halved from the range, no shorter than minLen nor, at a
 // measured prefix pace, than MinPiece's worth; a stolen piece is cut for its
 // thief as ForRange's are. A hungry participant waits at most a leaf, a
-// WholeLeaves-th of a participant's share, where ForRange's LeafTarget
-// would call a leaf every 50 µs: 410 times a call for a leaf that makes a
-// map over 4M elements on 2 cores, against 19 (go test ./par -run '^$'
-// -bench ReduceRangeMapLeaf, leaves/op). A positive grain fixes the leaves
+// WholeLeaves-th of a participant's share, where leaves of 50 µs called a
+// leaf that makes a map over 4M elements on 2 cores 410 times a call,
+// against 19 (go test ./par -run '^$' -bench ReduceRangeMapLeaf,
+// leaves/op). A positive grain fixes the leaves
 // (Fixed).
 func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {

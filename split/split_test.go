@@ -108,60 +108,50 @@ func TestNewRejectsNoParticipants(t *testing.T) {
 	require.PanicsWithValue(t, "split: participants = 0, want at least 1", func() { split.New(0, 1, 0) })
 }
 
-// TestPacedLeaves: after a timed prefix, a long call's leaves are bounded by
-// LeafTarget at the prefix's pace, or, when the pace would make them too
-// many, by MaxLeavesPerWorker leaves per participant; without a pace, only
-// demand cuts the range.
-func TestPacedLeaves(t *testing.T) {
-	const n, parts = 1 << 20, 2
-	floor := n / (parts * split.MaxLeavesPerWorker)
+// TestStepLeaves: a call's pieces are cut while they hold two steps or
+// more (StepOf: a Steps-th of a participant's share) and never below one,
+// whatever the demand; where a step holds less than MinStep at the
+// prefix's pace, leaves hold up to MinStep and demand cuts them, but not
+// below MinPiece.
+func TestStepLeaves(t *testing.T) {
+	const n = 1 << 22
 	calm := func(int) bool { return false }
-	at := func(elems int) split.Pace { return split.Pace{N: elems, D: split.LeafTarget} }
-	for _, tc := range []struct {
-		name    string
-		pace    split.Pace
-		maxLeaf int
-	}{
-		{"pace above the floor", at(3 * floor), 3 * floor},
-		{"pace below the floor", at(floor / 8), floor},
-		{"a single element's pace", at(1), floor},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ls := leaves(split.ForRange(parts, n, 1, 0, tc.pace), n, calm)
-			require.Equal(t, n, sum(ls))
-			for _, l := range ls {
-				require.LessOrEqual(t, l, tc.maxLeaf)
+	busy := func(int) bool { return true }
+	for _, parts := range []int{2, 8, 64} {
+		step := split.StepOf(n, parts)
+		require.Equal(t, (n+parts*split.Steps-1)/(parts*split.Steps), step)
+		for name, stolen := range map[string]func(int) bool{"calm": calm, "busy": busy} {
+			for _, pace := range []split.Pace{{}, {N: step / 4, D: split.MinStep}} { // no pace, and a step worth 4 MinStep
+				ls := leaves(split.ForRange(parts, n, 1, 0, pace), n, stolen)
+				require.Equal(t, n, sum(ls))
+				for _, l := range ls {
+					require.GreaterOrEqual(t, l, step, "P=%d %s pace %v", parts, name, pace)
+					require.Less(t, l, 2*step, "P=%d %s pace %v", parts, name, pace)
+				}
 			}
-			require.GreaterOrEqual(t, len(ls), n/tc.maxLeaf)
-		})
+		}
 	}
-	t.Run("no pace", func(t *testing.T) {
-		ls := leaves(split.ForRange(parts, n, 1, 0, split.Pace{}), n, calm)
-		require.LessOrEqual(t, len(ls), 2*parts, "without a pace the leaves follow demand only")
-	})
-	t.Run("a grain", func(t *testing.T) {
-		require.Equal(t, split.Fixed(100), split.ForRange(parts, n, 7, 100, at(1)))
-	})
+	// A short call: a step holds less than MinStep at the pace.
+	pace := split.Pace{N: 8000, D: split.MinStep} // 2,000 elements a MinPiece
+	ls := leaves(split.ForRange(2, 100_000, 1, 0, pace), 100_000, calm)
+	require.LessOrEqual(t, len(ls), 2*100_000/8000+2, "calm: leaves of up to MinStep")
+	for _, l := range ls {
+		require.LessOrEqual(t, l, 8000)
+	}
+	ls = leaves(split.ForRange(2, 100_000, 1, 0, pace), 100_000, busy)
+	require.Greater(t, len(ls), 100_000/8000, "stolen: cut further")
+	for _, l := range ls {
+		require.GreaterOrEqual(t, l, 2000, "but not below MinPiece")
+	}
+	require.Equal(t, split.Fixed(100), split.ForRange(2, n, 7, 100, pace), "a grain")
 }
 
-// TestCutsKeepMinPiece: after a timed prefix, cuts, even of pieces stolen
-// every time, leave no piece with less than MinPiece of work at the prefix's
-// pace (see the package doc, "Cutting"); without a pace, only the minimum
-// length bounds them.
-func TestCutsKeepMinPiece(t *testing.T) {
-	const n = 1 << 16
-	busy := func(int) bool { return true }
-	for _, perPiece := range []int{1, 100, 1000, 5000} {
-		pace := split.Pace{N: perPiece, D: split.MinPiece} // perPiece elements a MinPiece
-		ls := leaves(split.ForRange(2, n, 1, 0, pace), n, busy)
-		require.Equal(t, n, sum(ls))
-		for _, l := range ls {
-			require.GreaterOrEqual(t, l, perPiece, "%d elements a MinPiece: leaves %v", perPiece, ls)
-		}
-		require.Greater(t, len(ls), n/(4*perPiece), "%d elements a MinPiece: still cut while stolen", perPiece)
-	}
-	ls := leaves(split.ForRange(2, n, 1, 0, split.Pace{}), n, busy)
-	require.Contains(t, ls, 1, "no pace: cut to the minimum length")
+// TestStepOfNearIntLimit: the step of a range near the int limit does not
+// overflow.
+func TestStepOfNearIntLimit(t *testing.T) {
+	require.Equal(t, math.MaxInt/(2*split.Steps)+1, split.StepOf(math.MaxInt, 2))
+	require.Equal(t, 1, split.StepOf(1, 64))
+	require.Equal(t, 1, split.StepOf(0, 2))
 }
 
 // TestWorthHalving: a running leaf gives half of its rest away only if the

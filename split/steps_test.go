@@ -43,68 +43,64 @@ func leafSplitter(minLen int) split.Splitter {
 	return sp
 }
 
-// TestLeafStepsFollowTheClock: a running leaf steps by the clock. Its first
-// step is a small part of it; each later one is sized to take at most
-// StepTarget at the pace of the step before (cost that jumps within a step
-// can still make that one long: no step is preempted) and grows at most
-// StepGrowth-fold; a leaf whose cost was foreseen takes three steps; the
-// steps cover the leaf. Once caught: the first step, a sixteenth of the leaf,
-// ran W3's last leaf for 12 ms without a look for hunger; and steps that only
-// doubled took five calls of a uniform leaf where three do.
-func TestLeafStepsFollowTheClock(t *testing.T) {
+// TestLeafSteps: a running leaf steps by its call's step (StepOf), each
+// step holding at least MinStep at the pace of the step before, and the
+// steps cover the leaf. Where cost climbs, a step is the same share of the
+// elements, so it takes longer in time, but no longer than its elements do:
+// W3's last leaf at 64 participants takes two steps of 25 and 24 elements.
+func TestLeafSteps(t *testing.T) {
 	uniform := fakeclock.Uniform(1)
 	cases := []struct {
-		name string
-		n    int
-		cost func(i int) time.Duration
+		name     string
+		n, parts int
+		cost     func(i int) time.Duration
 	}{
-		{"50 µs uniform", 50_000, uniform},
-		{"90 µs uniform", 90_000, uniform},
-		{"1 ms uniform", 1_000_000, uniform},
-		{"climbing 100x", 100_000, func(i int) time.Duration { return time.Duration(1 + i/1000) }},
-		{"W3's last leaf at the full size", 16_000, func(i int) time.Duration { return fakeclock.W3(100_000)(84_000 + i) }},
-		{"dear at the end", 100_000, func(i int) time.Duration {
-			if i >= 90_000 {
-				return 100
-			}
-			return 1
-		}},
+		{"10M uniform on 2", 10_000_000, 2, uniform},
+		{"10M uniform on 64", 10_000_000, 64, uniform},
+		{"100k uniform on 64: MinStep", 100_000, 64, uniform},
+		{"climbing 100x on 2", 1_000_000, 2, func(i int) time.Duration { return time.Duration(1 + i/10_000) }},
+		{"W3 on 64", 100_000, 64, fakeclock.W3(100_000)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			sp := split.ForRange(tc.parts, tc.n, 1, 0, split.Pace{})
+			q := split.StepOf(tc.n, tc.parts)
+			leaf := 2*q - 1 // the longest leaf
+			lo := tc.n - leaf
 			c := fakeclock.New()
-			steps := runLeaf(leafSplitter(1), tc.n, split.Pace{}, c, tc.cost)
+			steps := runLeaf(sp, leaf, split.Pace{}, c, func(i int) time.Duration { return tc.cost(lo + i) })
 			covered := 0
 			for _, s := range steps {
 				covered += s.n
 			}
-			require.Equal(t, tc.n, covered, "the steps cover the leaf")
-			total := c.Elapsed()
-			if total <= 2*split.StepTarget/3 {
-				assert.Len(t, steps, 3, "a leaf whose rest fits one step: %v", steps)
-			}
-			assert.LessOrEqual(t, len(steps), int(3*total/split.StepTarget)+6, "steps for %v in all", total)
-			assert.LessOrEqual(t, steps[0].n, max(1, tc.n/split.LeafSteps), "the first step, blind")
+			require.Equal(t, leaf, covered, "the steps cover the leaf")
+			assert.Equal(t, min(q, leaf), steps[0].n, "the first step: the call's step")
 			for k := 1; k < len(steps); k++ {
 				s, prev := steps[k], steps[k-1]
-				assert.LessOrEqual(t, s.n, split.StepGrowth*prev.n, "step %d grew too fast", k)
-				planned := time.Duration(int64(s.n) * int64(prev.d) / int64(prev.n))
-				assert.LessOrEqual(t, planned, split.StepTarget+split.StepTarget/100, "step %d at the pace of step %d", k, k-1)
+				floor := int(int64(prev.n) * int64(split.MinStep) / int64(prev.d))
+				if k < len(steps)-1 {
+					assert.Equal(t, max(q, floor), s.n, "step %d: the call's step, or MinStep at the pace of step %d", k, k-1)
+				} else {
+					assert.LessOrEqual(t, s.n, max(q, floor), "the last step: the rest")
+				}
 			}
 		})
 	}
 }
 
 // TestFirstStepByThePaceBefore: a leaf that continues the step before it
-// sizes its first step by that step's pace: all of itself if it fits
-// StepTarget, else about StepTarget's worth; without a pace it runs blind.
+// takes the call's step, or MinStep's worth at that step's pace if that is
+// more, or all of itself if it is shorter; without a pace, the call's step.
 func TestFirstStepByThePaceBefore(t *testing.T) {
-	sp := leafSplitter(1)
-	before := split.Pace{N: 1000, D: time.Microsecond} // 1 ns an element
-	assert.Equal(t, 40_000, sp.FirstStep(40_000, before), "fits a step: the whole leaf")
-	assert.Equal(t, int(split.StepTarget), sp.FirstStep(1_000_000, before), "longer: StepTarget at the pace before")
-	assert.Equal(t, 40_000/split.LeafSteps, sp.FirstStep(40_000, split.Pace{}), "no pace: blind")
-	assert.Equal(t, 1_000_000, leafSplitter(1_000_000-int(split.StepTarget)+1).FirstStep(1_000_000, before), "no rest shorter than the minimum length")
+	sp := split.ForRange(2, 1<<20, 1, 0, split.Pace{}) // a step of 8,192 elements
+	ns := split.Pace{N: 1000, D: time.Microsecond}     // 1 ns an element
+	tenth := split.Pace{N: 10_000, D: time.Microsecond}
+	assert.Equal(t, 8192, sp.FirstStep(1_000_000, ns), "the call's step: MinStep at 1 ns is 4,000 elements")
+	assert.Equal(t, int(split.MinStep)*10, sp.FirstStep(1_000_000, tenth), "MinStep's worth at 0.1 ns")
+	assert.Equal(t, 30_000, sp.FirstStep(30_000, tenth), "the whole leaf")
+	assert.Equal(t, 8192, sp.FirstStep(1_000_000, split.Pace{}), "no pace: the call's step")
+	assert.Equal(t, 40_000/split.Steps, leafSplitter(1).FirstStep(40_000, split.Pace{}), "a splitter without a call: a Steps-th of the leaf")
+	assert.Equal(t, 1_000_000, leafSplitter(1_000_000-8192+1).FirstStep(1_000_000, split.Pace{}), "no rest shorter than the minimum length")
 }
 
 // TestStepsKeepTheMinLen: no step, and no rest a step leaves, is shorter than
@@ -142,16 +138,16 @@ func TestTreeStep(t *testing.T) {
 
 // TestTailStep: a leaf whose participant has no job of its own left for a
 // thief takes at most half of what it has left in a step, and no less than
-// TailTarget's worth at the pace given, or the step planned if that is
+// MinStep's worth at the pace given, or the step planned if that is
 // shorter; without a pace the planned step stands. Run as a leaf that always
-// has an empty deque, the steps halve what is left down to TailTarget.
+// has an empty deque, the steps halve what is left down to MinStep.
 func TestTailStep(t *testing.T) {
 	sp := leafSplitter(1)
 	ns := split.Pace{N: 1000, D: time.Microsecond} // 1 ns an element
-	tail := int(split.TailTarget)                  // elements at 1 ns
+	tail := int(split.MinStep)                     // elements at 1 ns
 	assert.Equal(t, 50_000, sp.TailStep(80_000, ns, 100_000), "half of what is left")
 	assert.Equal(t, 30_000, sp.TailStep(30_000, ns, 100_000), "a step under half stands")
-	assert.Equal(t, tail, sp.TailStep(10_000, ns, 10_000), "no less than TailTarget's worth")
+	assert.Equal(t, tail, sp.TailStep(6_000, ns, 6_000), "no less than MinStep's worth")
 	assert.Equal(t, 3_000, sp.TailStep(3_000, ns, 10_000), "nor more than the step planned")
 	assert.Equal(t, 80_000, sp.TailStep(80_000, split.Pace{}, 100_000), "no pace: the step planned")
 	slow := split.Pace{N: 1, D: time.Microsecond}
@@ -160,6 +156,8 @@ func TestTailStep(t *testing.T) {
 
 	c := fakeclock.New()
 	const n = 100_000 // 100 µs at 1 ns
+	// A call whose step is n.
+	sp = split.ForRange(1, split.Steps*n, 1, 0, split.Pace{})
 	var steps []int
 	t0 := c.Read()
 	s := sp.TailStep(sp.FirstStep(n, ns), ns, n)
@@ -174,5 +172,5 @@ func TestTailStep(t *testing.T) {
 		s = sp.TailStep(sp.NextStep(s, now.Sub(t0), n-cur), split.Pace{N: s, D: now.Sub(t0)}, n-cur)
 		t0 = now
 	}
-	assert.Equal(t, []int{50_000, 25_000, 12_500, 6_250, 6_250}, steps, "halving what is left down to TailTarget")
+	assert.Equal(t, []int{50_000, 25_000, 12_500, 6_250, 4_000, 2_250}, steps, "halving what is left down to MinStep")
 }

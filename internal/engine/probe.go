@@ -17,10 +17,12 @@ import (
 // ProbeLeaf runs f over each of leaves, one after the other, as leaves of
 // one call on a seat of p, reading time from clock: pieces that their
 // splitter will not cut, which may give part of themselves away while they
-// run. fixed makes them leaves of a Tree call; covered is the call's
-// Work.Covered. With hungry, it starts once some participant of p is hungry
-// (a fresh pool's workers search, then park).
-func ProbeLeaf(p *sched.Pool, leaves [][2]int, fixed, hungry bool, clock func() time.Time, covered func(pos int) int, f func(lo, hi int)) {
+// run. step is the call's step (split.StepOf), or 0 for a splitter that
+// knows no call (split.New: a step a split.Steps-th of each leaf). fixed
+// makes them leaves of a Tree call; covered is the call's Work.Covered. With
+// hungry, it starts once some participant of p is hungry (a fresh pool's
+// workers search, then park).
+func ProbeLeaf(p *sched.Pool, leaves [][2]int, step int, fixed, hungry bool, clock func() time.Time, covered func(pos int) int, f func(lo, hi int)) {
 	p.Run(func(w *sched.Worker) {
 		for hungry && !w.Hungry() {
 			runtime.Gosched()
@@ -30,6 +32,9 @@ func ProbeLeaf(p *sched.Pool, leaves [][2]int, fixed, hungry bool, clock func() 
 		var r run[struct{}]
 		for _, l := range leaves {
 			sp := split.New(1, 1, 0)
+			if step > 0 {
+				sp = split.ForRange(1, split.Steps*step, 1, 0, split.Pace{})
+			}
 			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
 			if fixed {
 				c.descend(w, l[0], l[1], sp.TreeStep(l[1]-l[0]), sp)
