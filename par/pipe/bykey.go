@@ -37,10 +37,13 @@ import (
 //
 // Over Lines or Split, and a Reader's, with no stage between, the lines go
 // to f one at a time as they are cut, not in batches; f and op are then
-// the only calls an item costs beyond the hand-written loop's, and on the
-// rows of the One Billion Row Challenge (a few nanoseconds of parsing and a
-// lookup per line) they are what keeps ReduceBy at about 0.85 of the
-// hand-written goroutine-per-core program in memory (FoldBy 0.88; W12). A
+// the only calls an item costs beyond the hand-written loop's. On the rows
+// of the One Billion Row Challenge (a few nanoseconds of parsing and a
+// lookup per line) ReduceBy runs at about 0.85 of the hand-written
+// goroutine-per-core program in memory (FoldBy 0.88; W12 of go run
+// ./bench): the calls through function values explain about a third of the
+// gap, and the rest is not a step that could be left out (bench/RESULTS.md,
+// "Aggregation by key"). A
 // Reader's Lines read every line into memory of its own, since a string may
 // be kept: from a file the garbage collector then runs with the file's size,
 // and ReduceBy ran at 0.72 of the hand-written program (W12f). From a file,
