@@ -280,6 +280,9 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 	period := split.Period(l.Cost)
 	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period, l.Procs)
 	if !plan.Record {
+		if l.Depth == 0 {
+			return join2Alone(w, sw, fa, a, fb, b, ra)
+		}
 		if plan.Promote {
 			sw.Promote(period)
 		}
@@ -317,5 +320,28 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 		j.rb = fa(w, a)
 	}
 	*ra = j.rb // read before the deferred call clears it
+	return rb
+}
+
+// join2Alone is the first fork of a recursion that records nothing (on one
+// processor, where nothing is promoted): its halves and every fork below
+// them are plain calls, the gate closed, and the gate opens again when the
+// fork ends, for the next recursion on the participant. Its deferred end
+// names a nil argument of a fork below it, as a recorded fork's does.
+func join2Alone[A, B, RA, RB any](w *Worker, sw *sched.Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B, ra *RA) RB {
+	sw.Open(false)
+	normal := false
+	defer func() {
+		sw.Open(true)
+		if !normal {
+			if msg := nilFault(); msg != "" {
+				recover()
+				panic(msg)
+			}
+		}
+	}()
+	rb := fb(w, b)
+	*ra = fa(w, a)
+	normal = true
 	return rb
 }

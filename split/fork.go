@@ -72,9 +72,13 @@ type ForkPlan struct {
 // what Period returns, and procs the processors of the pool. A fork records
 // within the first RecordDepth levels; asked once period has passed, it
 // promotes the oldest pending record, and records itself to be promoted if
-// none is pending. On one processor nothing is promoted: a thief could only
-// run in the forker's place, and its wake-up and the join cost time.
+// none is pending. On one processor nothing is promoted, so nothing is
+// recorded either: a thief could only run in the forker's place, and its
+// wake-up and the join cost time.
 func Fork(depth, pending int, asked bool, age, period time.Duration, procs int) ForkPlan {
+	if procs < 2 {
+		return ForkPlan{}
+	}
 	promote := asked && age >= period && procs > 1
 	record := depth < RecordDepth || (promote && pending == 0)
 	d := depth
