@@ -71,17 +71,13 @@ func (c *call[A]) reduce(w *sched.Worker, lo, hi int, sp split.Splitter, stolen 
 		c.fold(&r, w, lo, hi)
 		return r
 	}
-	mid := lo + (hi-lo)/2
-	if w.Crowded() {
-		// The cut stays, for the leaves; only the job is spared. Left
-		// first, unlike a crowded Join2 (see split.CrowdLen): both pieces
-		// of a range cut again, so neither hides a long uncut stretch, and
-		// a find-first settles sooner from the left.
-		r = c.reduce(w, lo, mid, sp, false, r)
-		w.RanInline()
-		return c.reduce(w, mid, hi, sp, false, r)
-	}
-	return c.fork(w, lo, mid, hi, sp, r)
+	// A cut always pushes its right piece, however many of w's jobs wait
+	// unstolen (split.Crowded is for a recursion's forks): a piece held on
+	// w's stack is out of the thieves' reach for as long as w waits for a
+	// stolen piece below it and runs others' work meanwhile, and on 64
+	// simulated participants W1's last twentieth came out only as the call
+	// ended, in bursts a stack level apart (internal/sim, TestStepsAtScale).
+	return c.fork(w, lo, lo+(hi-lo)/2, hi, sp, r)
 }
 
 // fork folds [lo, mid) into r and [mid, hi) after it, with the second piece
@@ -184,13 +180,7 @@ func (c *call[A]) tree(w *sched.Worker, lo, hi int, sp split.Splitter, stolen bo
 		}
 		return c.node(w, lo, hi)
 	}
-	mid := split.Cut(lo, hi)
-	if w.Crowded() {
-		left := c.tree(w, lo, mid, sp, false)
-		w.RanInline()
-		return c.mergeAcc(left, c.tree(w, mid, hi, sp, false))
-	}
-	return c.forkTree(w, lo, mid, hi, sp)
+	return c.forkTree(w, lo, split.Cut(lo, hi), hi, sp) // never crowded, as reduce
 }
 
 // node returns the fold of the node [lo, hi) of a Tree call, from Init.

@@ -103,9 +103,9 @@ func (w *Worker) Done(j *Job) {
 // down, and the first fork made after a thief has taken a job pushes again
 // (go test -bench Spine ./par, against the plain loop). A panic in the second
 // half is held until the first has run, as a thief's would be, so that the
-// first half's panic still wins. A range cut of package par runs its left
-// piece first instead: both pieces cut again, so neither hides a long uncut
-// stretch.
+// first half's panic still wins. A range cut of package par never asks: its
+// right piece, held on the stack, would be out of the thieves' reach for as
+// long as the cut's left piece waits for a stolen piece below it.
 func (w *Worker) Crowded() bool { return split.Crowded(w.dq.Len()) }
 
 // RanInline counts a fork whose second half runs on w without having been

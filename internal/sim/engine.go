@@ -169,12 +169,7 @@ func (c *call) reduce(w *part, lo, hi int, sp split.Splitter, stolen bool, r run
 		c.fold(w, &r, lo, hi)
 		return r
 	}
-	mid := lo + (hi-lo)/2
-	if split.Crowded(w.unstolen()) {
-		r = c.reduce(w, lo, mid, sp, false, r)
-		return c.reduce(w, mid, hi, sp, false, r)
-	}
-	return c.fork(w, lo, mid, hi, sp, r)
+	return c.fork(w, lo, lo+(hi-lo)/2, hi, sp, r) // never crowded (split.CrowdLen)
 }
 
 // fork pushes [mid, hi) and folds [lo, mid), then takes the half back or

@@ -15,7 +15,7 @@ import (
 // call as a seat, which steals only jobs of its call and parks after
 // split.SearchRounds fruitless rounds while it waits for a stolen half.
 // The mechanics here are the scheduler's, mirrored; the rules they follow
-// (split.Wakes, split.SearchRounds, YieldRounds, Linger, Crowded) and what
+// (split.Wakes, split.SearchRounds, YieldRounds, Linger) and what
 // decides when to cut, hand over or stay alone are split's, called as the
 // scheduler and the engine call them.
 
