@@ -644,14 +644,14 @@ func TestSiteRecords(t *testing.T) {
 		"tenfold off, measured by a call long at the old pace (10 and 100 µs): unsettled")
 }
 
-// TestLeafHalvesItsStepsOnlyBeforeHunger: a leaf whose seat has no job of
-// its own for a thief halves its steps (split.Splitter.TailStep) only while
-// no participant is hungry: one that is hungry already gets half at the
-// leaf's next look, and where the hunger is a parked worker, as it always is
-// in a pool of more workers than processors, more looks only made more forks.
-// A leaf that begins where the one before it ended, and holds one step of
-// its call, then runs whole in one step.
-func TestLeafHalvesItsStepsOnlyBeforeHunger(t *testing.T) {
+// TestLeafOfAStepRunsWhole: a leaf that begins where the one before it
+// ended, and holds one step of its call, runs whole in one step, whether
+// some participant is hungry or none is: a step is a Steps-th of a share, so
+// a participant that runs out waits at most about that for its half. (Its
+// steps were halved once while nobody was hungry and the seat had no job of
+// its own for a thief, a rule that paid with steps of 100 µs and no longer
+// does; see split.Steps.)
+func TestLeafOfAStepRunsWhole(t *testing.T) {
 	const cheap, half = 1_000, 40_000 // 1 µs, whose rest is never worth halving, then 40 µs, at 1 ns an element
 	leaves := [][2]int{{0, cheap}, {cheap, cheap + half}}
 	type step struct{ lo, hi int }
@@ -676,7 +676,7 @@ func TestLeafHalvesItsStepsOnlyBeforeHunger(t *testing.T) {
 
 	busy, release, g1Done := busyPool(t)
 	defer func() { close(release); <-g1Done }()
-	assert.Equal(t, step{cheap, cheap + half/2}, run(busy, par.RunLeavesClocked)[0], "with nobody hungry, half of it first")
+	assert.Equal(t, []step{{cheap, cheap + half}}, run(busy, par.RunLeavesClocked), "with nobody hungry, one step")
 }
 
 // TestLeafStepsByThePaceBefore: a leaf steps by its call's step
@@ -718,28 +718,14 @@ func TestLeafStepsByThePaceBefore(t *testing.T) {
 
 	t.Run("adjacent, fits a step", func(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half, 2 * half}})
-		assert.Equal(t, []step{{0, half}}, stepsOf(steps, 0, half), "the first leaf: one step, no pace to halve it by")
-		// All of the second leaf fits a step, but the seat has no job of
-		// its own for a thief: half of it (TailStep).
-		assert.Equal(t, step{half, half + half/2}, stepsOf(steps, half, 2*half)[0], "the second leaf's first step")
+		assert.Equal(t, []step{{0, half}}, stepsOf(steps, 0, half), "the first leaf: one step")
+		assert.Equal(t, []step{{half, 2 * half}}, stepsOf(steps, half, 2*half), "the second leaf: one step")
 	})
 	t.Run("adjacent, one clock read a step", func(t *testing.T) {
 		run([][2]int{{0, half}})
 		alone := reads
 		steps := run([][2]int{{0, half}, {half, 2 * half}})
 		assert.Equal(t, len(stepsOf(steps, half, 2*half)), reads-alone, "the second leaf is timed from the end of the step before")
-	})
-	t.Run("an empty deque halves what is left", func(t *testing.T) {
-		const long = 4 * half // 160 µs at 1 ns an element
-		steps := run([][2]int{{0, 1000}, {1000, 1000 + long}})
-		tail := int(split.MinStep) // elements
-		second := stepsOf(steps, 1000, 1000+long)
-		for k := 1; k < len(second); k++ {
-			left := 1000 + long - second[k].lo
-			assert.LessOrEqual(t, second[k].hi-second[k].lo, max(left/2, tail), "step %d of %v", k, second)
-		}
-		last := second[len(second)-1]
-		assert.LessOrEqual(t, last.hi-last.lo, tail, "the last step: at most MinStep's worth: %v", second)
 	})
 	t.Run("not adjacent", func(t *testing.T) {
 		steps := run([][2]int{{0, half}, {half + 1, 2 * half}})

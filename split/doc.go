@@ -63,7 +63,7 @@
 // fixed grain (Fixed) cuts every piece longer than the grain and no other,
 // whatever the demand.
 //
-// # Running leaves (Splitter.FirstStep, Splitter.NextStep, Splitter.TailStep)
+// # Running leaves (Splitter.FirstStep, Splitter.NextStep)
 //
 // A piece the splitter will not cut is a leaf, and an adaptive leaf runs in
 // steps; between two steps it looks once whether another participant is
@@ -76,12 +76,9 @@
 // the leaf's first step if it continues a step of the same range on the
 // same goroutine, and every later one. A step costs a clock read and a
 // look, and a call of the shape's fold (a pipe's stages run once per step),
-// which MinStep keeps rare. But a participant whose deque holds no job of
-// its own has nothing left for a thief but what its leaf gives away, and at
-// the end of a call the others run out one after the other: while none is
-// hungry yet, such a leaf takes at most half of what it has left in a step,
-// and no less than MinStep's worth (TailStep). No step leaves a rest
-// shorter than the minimum length. A leaf of a fixed tree (deterministic
+// which MinStep keeps rare. A leaf holds less than two steps, so a
+// participant that runs out at the end of a call waits at most about a step
+// for its half. No step leaves a rest shorter than the minimum length. A leaf of a fixed tree (deterministic
 // sums) walks its canonical tree instead, in about TreeSteps nodes
 // (tree.go).
 //

@@ -63,32 +63,3 @@ func (s Splitter) fit(step, rest int) int {
 // TreeStep returns the length of the nodes that a leaf of n elements of a
 // fixed tree runs whole: about n/TreeSteps, and no less than Step(n).
 func (s Splitter) TreeStep(n int) int { return max(s.Step(n), n/TreeSteps) }
-
-// TailStep returns the step to run next, of a leaf with rest elements left
-// whose participant has no job of its own left for a thief and whose pool
-// has no hungry participant yet, given step, the one that FirstStep or
-// NextStep planned at pace: at most half of what is left, but no less than
-// MinStep's worth at pace. A participant that runs out of work meanwhile
-// so finds the leaf looking again soon whether to give it half, where a step
-// sized to take 100 µs ran to the leaf's end alone, the longer for a
-// pace that erred towards cheap elements (W2's body over 5,000 elements in
-// calls back to back: 254.8 µs a call, 227.3 with this; go test ./par -run
-// '^$' -bench CallStream, 10 runs of each alternating, benchstat). Without a
-// pace, step stands. A pool that has a hungry participant already gets
-// half at the leaf's next look, and one whose hunger is parked workers
-// (more workers than processors) gained nothing from more looks but forks:
-// W1 and W2 on 8 and 16 workers took 4.5-5.0 steals a run before this
-// step, 5.2-6.2 with it for every leaf, and 4.5-4.9 with it for the leaves
-// of a pool with no hunger (go run ./bench -w W1,W2 -c none -sweep=false,
-// 30 runs of each alternating, medians).
-func (s Splitter) TailStep(step int, pace Pace, rest int) int {
-	half := rest / 2
-	if step <= half || pace.N <= 0 {
-		return step
-	}
-	floor := pace.N
-	if pace.D > 0 {
-		floor = pace.elems(MinStep)
-	}
-	return s.fit(min(step, max(half, floor)), rest)
-}

@@ -112,9 +112,7 @@ func (c *call[A]) fork(w *sched.Worker, lo, mid, hi int, sp split.Splitter, r ru
 
 // leaf folds [lo, hi), a piece that sp declined to cut, into r in the steps
 // that sp.FirstStep and sp.NextStep size (see package split, "Running
-// leaves"), each at most half of what is left while w's deque holds no job
-// of its own and no participant is hungry yet (sp.TailStep). The first step
-// is sized by the pace of r's last step if r ends at lo (the piece continues
+// leaves"). The first step is sized by the pace of r's last step if r ends at lo (the piece continues
 // the run: the second half of a cut, once the first has run here), and is
 // then timed from that step's end (one clock read a step; whatever w did in
 // between, a steal or a wait, is charged to it, which can only shorten the
@@ -135,9 +133,6 @@ func (c *call[A]) leaf(w *sched.Worker, lo, hi int, sp split.Splitter, r run[A],
 		t = clock()
 	}
 	step := sp.FirstStep(hi-lo, before)
-	if w.Len() == 0 && !w.Hungry() {
-		step = sp.TailStep(step, before, hi-lo)
-	}
 	c.fold(&r, w, lo, lo+step)
 	cur := c.cover(&r, w, lo+step, hi)
 	step = cur - lo
@@ -153,12 +148,8 @@ func (c *call[A]) leaf(w *sched.Worker, lo, hi int, sp split.Splitter, r run[A],
 		last := step
 		step = sp.NextStep(step, el, hi-cur)
 		t = now
-		if w.Len() == 0 {
-			if !w.Hungry() {
-				step = sp.TailStep(step, split.Pace{N: last, D: el}, hi-cur)
-			} else if sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
-				return c.fork(w, cur, cur+(hi-cur)/2, hi, sp, r)
-			}
+		if w.Len() == 0 && w.Hungry() && sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
+			return c.fork(w, cur, cur+(hi-cur)/2, hi, sp, r)
 		}
 		c.fold(&r, w, cur, cur+step)
 		next := c.cover(&r, w, cur+step, hi)

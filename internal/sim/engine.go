@@ -9,7 +9,7 @@ import (
 // The engine's glue, as internal/engine runs a call (start.go, reduce.go),
 // on simulated participants: the timed prefix that split.Prefix plans, the
 // cut of the rest by split.ForRange's Splitter (TrySplit), the forks, and
-// the leaves that run in the steps of FirstStep, NextStep and TailStep and
+// the leaves that run in the steps of FirstStep and NextStep and
 // give half of what they have left to a hungry participant (CanHalve,
 // WorthHalving). Every decision is split's own function, called with the
 // simulated signals: the virtual clock's readings, the deque's length, the
@@ -199,9 +199,6 @@ func (c *call) leaf(w *part, lo, hi int, sp split.Splitter, r run) run {
 		t = w.read()
 	}
 	step := sp.FirstStep(hi-lo, before)
-	if w.unstolen() == 0 && !s.hungry() {
-		step = sp.TailStep(step, before, hi-lo)
-	}
 	c.fold(w, &r, lo, lo+step)
 	cur := lo + step
 	for {
@@ -216,12 +213,8 @@ func (c *call) leaf(w *part, lo, hi int, sp split.Splitter, r run) run {
 		last := step
 		step = sp.NextStep(step, el, hi-cur)
 		t = now
-		if w.unstolen() == 0 {
-			if !s.hungry() {
-				step = sp.TailStep(step, split.Pace{N: last, D: el}, hi-cur)
-			} else if sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
-				return c.fork(w, cur, cur+(hi-cur)/2, hi, sp, r)
-			}
+		if w.unstolen() == 0 && s.hungry() && sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
+			return c.fork(w, cur, cur+(hi-cur)/2, hi, sp, r)
 		}
 		c.fold(w, &r, cur, cur+step)
 		cur += step

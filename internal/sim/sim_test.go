@@ -103,13 +103,14 @@ func TestFib(t *testing.T) {
 // efficiencies were 0.72, 0.89 and 0.82; with the steps, 0.80, 0.92 and
 // 0.87 while a range's cuts ran inline past split.CrowdLen unstolen jobs,
 // their right pieces held on the cutter's stack out of the thieves' reach
-// until the call's end.
+// until the call's end; and W3 at 0.89 while a leaf with no job of its own
+// halved its steps until someone was hungry (split's TailStep, gone).
 func TestStepsAtScale(t *testing.T) {
 	c := sim.DefaultCosts
 	for _, tc := range []struct {
 		l    sim.Load
 		want float64
-	}{{c.W1Load(50_000_000), 0.87}, {c.W2Load(2_000_000), 0.95}, {c.W3Load(100_000), 0.87}} {
+	}{{c.W1Load(50_000_000), 0.87}, {c.W2Load(2_000_000), 0.95}, {c.W3Load(100_000), 0.90}} {
 		e := 0.0
 		for seed := range uint64(5) {
 			e += sim.Call(sim.Config{Machine: sim.Bare, P: 64, Seed: seed + 1}, tc.l).Efficiency() / 5
