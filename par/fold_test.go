@@ -3,6 +3,7 @@ package par_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -116,7 +117,9 @@ func TestFoldEmpty(t *testing.T) {
 // call that makes one run merges nothing and is right, so small inputs pass.
 // A call whose merge would get one accumulator twice panics, naming init.
 // Whether a call makes two runs depends on steals: on a pool of 4 workers
-// most calls of this size do; the test tries calls until one has.
+// most calls of this size do; the test tries calls until one has. Its
+// functions yield now and then, since on one processor a worker runs, and
+// steals, only when the caller's goroutine lets it.
 func TestFoldSharedAccumulator(t *testing.T) {
 	p := par.NewPool(par.Workers(4))
 	defer p.Close()
@@ -146,10 +149,16 @@ func TestFoldSharedAccumulator(t *testing.T) {
 		call func() map[int]int
 	}{
 		{"Fold", func() map[int]int {
-			return par.Fold(indices(n), init, func(m map[int]int, x int) map[int]int { return add(m, x%7, 1) }, merge, par.OnPool(p))
+			return par.Fold(indices(n), init, func(m map[int]int, x int) map[int]int {
+				if x%1024 == 0 {
+					runtime.Gosched()
+				}
+				return add(m, x%7, 1)
+			}, merge, par.OnPool(p))
 		}},
 		{"FoldRange", func() map[int]int {
 			return par.FoldRange(n, init, func(m map[int]int, lo, hi int) map[int]int {
+				runtime.Gosched()
 				for i := lo; i < hi; i++ {
 					add(m, i%7, 1)
 				}

@@ -182,8 +182,12 @@ func TestJoinSpineDoesItsWorkOnTheWayDown(t *testing.T) {
 }
 
 // A recorded fork whose fb keeps forking is promoted for an idle worker:
-// its fa runs while its fb still runs.
+// its fa runs while its fb still runs. On one processor a fork is never
+// promoted (TestJoin2OnOneProcessorRunsOnItsCaller).
 func TestJoin2PromotesForAnIdleWorker(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("on one processor nothing is promoted: a thief could only run in its forker's place")
+	}
 	for _, workers := range []int{1, 3} {
 		p := par.NewPool(par.Workers(workers))
 		for range 5 {
@@ -199,6 +203,40 @@ func TestJoin2PromotesForAnIdleWorker(t *testing.T) {
 			require.True(t, during, "fa did not start while fb forked and waited")
 		}
 		require.Positive(t, p.Promotions())
+		p.Close()
+	}
+}
+
+// On one processor a recursion's forks are plain calls on its caller, fb
+// and then fa, however long fb forks and whatever workers are idle: a
+// thief could only run in the forker's place, and its wake-up and the join
+// would cost time. Nothing is promoted.
+func TestJoin2OnOneProcessorRunsOnItsCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, workers := range []int{1, 3} {
+		p := par.NewPool(par.Workers(workers))
+		for range 5 {
+			caller := goid()
+			var order []string
+			var faOn uint64
+			par.Do(func(w *par.Worker) {
+				par.Join2(w, func(*par.Worker, int) int {
+					order = append(order, "fa")
+					faOn = goid()
+					return 0
+				}, 0, func(w *par.Worker, _ int) int {
+					for range 100 {
+						w.Join(func(*par.Worker) {}, func(*par.Worker) {})
+						runtime.Gosched() // the workers run, and find nothing
+					}
+					order = append(order, "fb")
+					return 0
+				}, 0)
+			}, par.OnPool(p))
+			require.Equal(t, []string{"fb", "fa"}, order)
+			require.Equal(t, caller, faOn, "fa ran on another goroutine")
+		}
+		require.Zero(t, p.Promotions())
 		p.Close()
 	}
 }

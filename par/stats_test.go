@@ -117,7 +117,8 @@ func forceSteal(p *par.Pool) bool {
 // its forker ran itself after recording or pushing it; a fork made as plain
 // calls, as most forks of a recursion are (see Join2), is not counted. Nobody
 // steals from the caller here: a tree of depth 10 records its first
-// par.RecordDepth levels, and no task runs.
+// par.RecordDepth levels, and no task runs. On one processor a recursion
+// records nothing (see split.Fork), so none of its forks counts.
 func TestInlineCountsRecordedForks(t *testing.T) {
 	p, release, g1Done := busyPool(t)
 	defer func() { close(release); <-g1Done }()
@@ -134,8 +135,12 @@ func TestInlineCountsRecordedForks(t *testing.T) {
 	par.Do(func(w *par.Worker) { walk(w, 10) }, par.OnPool(p))
 	after := p.Stats().Callers
 	inline := after.Inline - before.Inline
-	require.Positive(t, inline, "recorded forks")
-	require.Less(t, inline, uint64(forks/4), "plain forks must not count")
+	if runtime.GOMAXPROCS(0) < 2 {
+		require.Zero(t, inline, "a recursion on one processor records no fork")
+	} else {
+		require.Positive(t, inline, "recorded forks")
+		require.Less(t, inline, uint64(forks/4), "plain forks must not count")
+	}
 	require.Equal(t, before.Tasks, after.Tasks)
 }
 

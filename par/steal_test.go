@@ -22,16 +22,15 @@ func busyPool(t *testing.T) (p *par.Pool, release, g1Done chan struct{}) {
 	release, g1Done = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(g1Done)
-		par.Do(func(w *par.Worker) {
-			// Worker.Join runs its second half first, on the caller: it keeps
-			// forking until W has taken the first (b1), then stays busy.
-			w.Join(func(*par.Worker) {
-				close(b1Started)
-				await(release)
-			}, func(w *par.Worker) {
-				spinUntil(w, b1Started)
-				await(release)
-			})
+		// Join's second half is stealable at once, on any number of
+		// processors (a recursion's forks, Join2's, are not stealable on
+		// one), and its first waits until W has taken it.
+		par.Join(func() {
+			await(b1Started)
+			await(release)
+		}, func() {
+			close(b1Started)
+			await(release)
 		}, par.OnPool(p))
 	}()
 	require.True(t, await(b1Started), "setup: b1 was not stolen")
