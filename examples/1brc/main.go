@@ -4,14 +4,14 @@
 // name. Without a file it writes one of generated rows to a temporary
 // directory first.
 //
-// The file is read by the goroutines that fold it: pipe.NewReader cuts it at
-// line ends by file offset, LineChunkBytes hands each goroutine chunks of
-// whole lines read into a buffer of its own, and pipe.ForEachInit keeps a
-// map per participant of the call, merged at the end (pipe.Fold would keep
-// the file's order, at the cost of a map per steal; the merge of statistics
-// needs no order). It is the program every fast
-// Go solution writes by hand (a part of the file per core, a reader and a
-// map each), in one call. The time is printed beside the plain loop's, a
+// The file is read by the goroutines that fold it, in the form the docs give
+// for it: pipe.NewReader cuts it at line ends by file offset, LineBytes hands
+// each line to the parse as a view of a buffer its goroutine reuses, and
+// pipe.ReduceBytesBy keeps a map per run of adjacent pieces (about one per
+// participant), looks a station up without copying its name and copies the
+// name once, when the map first meets it. It is the program every fast Go
+// solution writes by hand (a part of the file per core, a reader and a map
+// each), in one call. The time is printed beside the plain loop's, a
 // bufio.Scanner and one map.
 //
 //	go run ./examples/1brc
@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -97,11 +98,19 @@ func run(out, log io.Writer, path string) error {
 // stat is what is kept per station, in tenths of a degree.
 type stat struct{ min, max, sum, count int64 }
 
-// stats maps a station to its stat; a pointer each, so a row costs one lookup.
-type stats map[string]*stat
+// none is the stat of no row: merged with any stat it gives that stat.
+var none = stat{min: math.MaxInt64, max: math.MinInt64}
 
-// aggregate is the challenge with weft: the file's chunks of lines folded
-// into a map per participant, merged.
+// merge returns the stat of the rows of a and b together.
+func (a stat) merge(b stat) stat {
+	return stat{min(a.min, b.min), max(a.max, b.max), a.sum + b.sum, a.count + b.count}
+}
+
+// stats maps a station to its stat.
+type stats map[string]stat
+
+// aggregate is the challenge with weft: the file's lines parsed into a
+// station and the stat of one row, merged per station.
 func aggregate(path string) (stats, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -109,76 +118,81 @@ func aggregate(path string) (stats, error) {
 	}
 	defer f.Close()
 	r := pipe.NewReader(f)
-	parts := pipe.ForEachInit(r.LineChunkBytes(), func() stats { return stats{} },
-		func(m stats, chunk []byte) { m.addLines(chunk) })
-	if len(parts) == 0 { // an empty file
-		return stats{}, r.Err()
-	}
-	m := parts[0]
-	for _, part := range parts[1:] {
-		m = merge(m, part)
+	m := pipe.ReduceBytesBy(r.LineBytes(), row, stat.merge)
+	if s, ok := m[""]; ok && s.count == 0 { // only empty lines
+		delete(m, "")
 	}
 	return m, r.Err()
 }
 
-// aggregatePlain is the plain loop: a bufio.Scanner and one map.
+// row parses a line "name;-12.3" into the station's name, a view of the
+// line, and the stat of its one row. An empty line is the stat of no row
+// under the name "", which aggregate drops. A malformed line panics, and the
+// panic reaches the caller of pipe.ReduceBytesBy.
+func row(line []byte) ([]byte, stat) {
+	name, t, ok, err := parse(line)
+	if err != nil {
+		panic(err)
+	}
+	if !ok {
+		return nil, none
+	}
+	return name, stat{t, t, t, 1}
+}
+
+// aggregatePlain is the plain loop: a bufio.Scanner and one map, of a
+// pointer per station so that a row costs one lookup.
 func aggregatePlain(path string) (stats, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	m := stats{}
+	m := map[string]*stat{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if err := m.add(sc.Bytes()); err != nil {
+		name, t, ok, err := parse(sc.Bytes())
+		if err != nil {
 			return nil, err
 		}
+		if !ok {
+			continue
+		}
+		if s := m[string(name)]; s != nil { // looked up without a copy
+			s.min, s.max = min(s.min, t), max(s.max, t)
+			s.sum += t
+			s.count++
+			continue
+		}
+		m[string(name)] = &stat{t, t, t, 1}
 	}
-	return m, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out := make(stats, len(m))
+	for k, s := range m {
+		out[k] = *s
+	}
+	return out, nil
 }
 
-// addLines folds every line of chunk into m. A chunk is valid only during
-// the call: a station's name is copied when it is first met (m[string(b)]
-// looks up without a copy). A malformed line panics, and the panic reaches
-// the caller of pipe.ForEachInit.
-func (m stats) addLines(chunk []byte) stats {
-	for len(chunk) > 0 {
-		line := chunk
-		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
-			line, chunk = chunk[:i], chunk[i+1:]
-		} else {
-			chunk = nil
-		}
-		if err := m.add(line); err != nil {
-			panic(err)
-		}
-	}
-	return m
-}
-
-// add folds one line "name;-12.3" into m.
-func (m stats) add(line []byte) error {
+// parse cuts a line "name;-12.3" into the name, a view of the line, and the
+// temperature in tenths; ok is false for an empty line (a '\r' at its end
+// dropped), which holds no row.
+func parse(line []byte) (name []byte, t int64, ok bool, err error) {
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if len(line) == 0 {
-		return nil
+		return nil, 0, false, nil
 	}
 	i := bytes.LastIndexByte(line, ';')
 	if i < 0 {
-		return fmt.Errorf("no ';' in line %q", line)
+		return nil, 0, false, fmt.Errorf("no ';' in line %q", line)
 	}
-	t, err := tenths(line[i+1:])
+	t, err = tenths(line[i+1:])
 	if err != nil {
-		return err
+		return nil, 0, false, err
 	}
-	if s := m[string(line[:i])]; s != nil {
-		s.min, s.max = min(s.min, t), max(s.max, t)
-		s.sum += t
-		s.count++
-		return nil
-	}
-	m[string(line[:i])] = &stat{t, t, t, 1}
-	return nil
+	return line[:i], t, true, nil
 }
 
 // tenths parses a temperature with one decimal, "-12.3", into -123.
@@ -208,20 +222,6 @@ func tenths(b []byte) (int64, error) {
 	return t, nil
 }
 
-// merge merges b into a.
-func merge(a, b stats) stats {
-	for k, s := range b {
-		if o := a[k]; o != nil {
-			o.min, o.max = min(o.min, s.min), max(o.max, s.max)
-			o.sum += s.sum
-			o.count += s.count
-		} else {
-			a[k] = s
-		}
-	}
-	return a
-}
-
 // format writes m as the challenge does: {name=min/mean/max, ...}, sorted by
 // name, in degrees with one decimal, the mean rounded half up.
 func format(m stats) string {
@@ -244,7 +244,7 @@ func format(m stats) string {
 }
 
 // mean is the mean in tenths, rounded half up: floor((2*sum + count) / (2*count)).
-func mean(s *stat) int64 {
+func mean(s stat) int64 {
 	a, b := 2*s.sum+s.count, 2*s.count
 	q := a / b
 	if a%b != 0 && a < 0 {

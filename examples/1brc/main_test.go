@@ -37,6 +37,23 @@ func TestEmptyFile(t *testing.T) {
 	require.Equal(t, "{}", format(got))
 }
 
+func TestEmptyLinesAndCarriageReturns(t *testing.T) {
+	for text, want := range map[string]string{
+		"a;1.0\r\n\nb;2.0\n\r\n": "{a=1.0/1.0/1.0, b=2.0/2.0/2.0}",
+		"\n\n":                   "{}",
+		";-3.0\na;1.0\n\n;5.0\n": "{=-3.0/1.0/5.0, a=1.0/1.0/1.0}",
+	} {
+		path := filepath.Join(t.TempDir(), "m.txt")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		got, err := aggregate(path)
+		require.NoError(t, err)
+		require.Equal(t, want, format(got), "%q", text)
+		plain, err := aggregatePlain(path)
+		require.NoError(t, err)
+		require.Equal(t, want, format(plain), "%q", text)
+	}
+}
+
 func TestMalformedLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.txt")
 	require.NoError(t, os.WriteFile(path, []byte("a;1.0\nno separator\n"), 0o644))
