@@ -93,7 +93,7 @@ func (p *Pool) String() string {
 	if p == nil || p.p == nil {
 		return "weft pool (not made by NewPool)"
 	}
-	return p.p.String()
+	return fmt.Sprintf("weft pool (%d workers)", p.p.Workers())
 }
 
 // Stats returns a snapshot of p's counters. Workers publish their counts when

@@ -55,7 +55,7 @@ func (w *Worker) Begin(j *Job) {
 // panicking call leaves no record holding its data. Owner only.
 func (w *Worker) Finish(j *Job) bool {
 	for {
-		x := w.Pop()
+		x := w.pop()
 		if x == j {
 			w.local.inline++
 			j.forking = false
@@ -117,7 +117,7 @@ func (w *Worker) RanInline() { w.local.inline++ }
 // in favour of the one in flight.
 func (w *Worker) Abandon(j *Job) {
 	for {
-		x := w.Pop()
+		x := w.pop()
 		if x == j {
 			return
 		}

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -203,10 +202,6 @@ func (p *Pool) Close() {
 		}
 		p.wg.Wait()
 	})
-}
-
-func (p *Pool) String() string {
-	return fmt.Sprintf("weft pool (%d workers)", p.n)
 }
 
 var (

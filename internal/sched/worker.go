@@ -135,8 +135,9 @@ func (w *Worker) Push(j *Job) {
 // Call returns the top-level call w is working on. Owner only.
 func (w *Worker) Call() uint64 { return w.call }
 
-// Pop takes back the newest task, or returns nil if thieves took it.
-func (w *Worker) Pop() *Job { return w.dq.Pop() }
+// pop takes back the newest task, or returns nil if thieves took it. Owner
+// only.
+func (w *Worker) pop() *Job { return w.dq.Pop() }
 
 // loop is the body of a pool worker's goroutine.
 func (w *Worker) loop() {
@@ -159,7 +160,7 @@ func (w *Worker) loop() {
 	}()
 	searching := false
 	for {
-		j := w.Pop()
+		j := w.pop()
 		if j == nil {
 			j, searching = w.findWork(searching)
 			if j == nil {
@@ -309,7 +310,7 @@ func (w *Worker) Wait(j *Job) {
 			x := found
 			found = nil
 			if x == nil {
-				x = w.Pop()
+				x = w.pop()
 			}
 			if x == nil {
 				if w.isPool {
