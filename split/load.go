@@ -1,5 +1,7 @@
 package split
 
+import "time"
+
 // Load is what a call's pool reports of its processors' use when the call
 // decides whether to involve the pool: counts and a mark that the pool keeps
 // (package internal/sched), read once each.
@@ -15,6 +17,9 @@ type Load struct {
 	// Contended: goroutines outside the pool's calls were recently found
 	// waiting for a processor, so that a job handed over waits behind them.
 	Contended bool
+	// Wake is how long the pool's workers have taken from a wake-up to the
+	// work it was for, as the pool measures it (zero: not measured yet).
+	Wake time.Duration
 }
 
 // Spare returns the workers that would take a job pushed now at once: those

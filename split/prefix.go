@@ -19,6 +19,20 @@ const PrefixGrowth = 8
 // there and not spend the rest of its budget alone.
 const LongCall = 4 * PrefixBudget
 
+// LongRest is the rest that ends a prefix on a pool whose workers take wake
+// from a wake-up to its work (Load.Wake): twice that wake-up, so that the
+// rest run in parallel hides it, never under twice WarmLook (the least a
+// warm prefix hands over) nor over LongCall. Unmeasured (wake <= 0), it is
+// LongCall, which suits a wake-up of 40 µs or more (some 70 µs on a small
+// VM: go test -bench Wake ./internal/sched); on bare metal, where a worker
+// wakes in a few microseconds, a rest of 10 µs pays.
+func LongRest(wake time.Duration) time.Duration {
+	if wake <= 0 {
+		return LongCall
+	}
+	return min(max(2*wake, 2*WarmLook), LongCall)
+}
+
 // WarmLook is when a warm prefix, of a call that begins while a worker of
 // its pool is searching (Prefix.Warm), hands the rest to the pool: that
 // worker takes a fork within a round of its search, with no wake-up to hide,
@@ -64,6 +78,7 @@ type Prefix struct {
 	look        time.Duration // PrefixBudget, or WarmLook once Warm
 	expect      Pace          // as told by Expect
 	stays       int           // chunks that Stay planned
+	long        time.Duration // the rest that ends a prefix: LongCall, or LongRest of its pool's wake-up (Meet)
 }
 
 // NewPrefix begins the prefix of a call of n elements, none of whose pieces
@@ -74,7 +89,7 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 	if n-end < first {
 		end = n
 	}
-	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, look: PrefixBudget}
+	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, look: PrefixBudget, long: LongCall}
 }
 
 // Begin sets when the prefix began to now, for a plan that NewPrefix and
@@ -126,6 +141,16 @@ func (p *Prefix) Warm() {
 	}
 }
 
+// Meet tells the prefix, before its first call of Next, the load of the pool
+// it would hand its rest to: the rest that ends it becomes LongRest of the
+// pool's wake-up, and it is warm (Warm) if the pool has a spare worker.
+func (p *Prefix) Meet(l Load) {
+	p.long = LongRest(l.Wake)
+	if l.Spare() > 0 {
+		p.Warm()
+	}
+}
+
 // End returns where the chunks planned so far end.
 func (p *Prefix) End() int { return p.end }
 
@@ -143,7 +168,8 @@ func (p *Prefix) Cover(e int) {
 // Next is called at time now, once the chunks up to End have run and End is
 // short of n. It reports false if the prefix ends there, the rest going to the
 // pool: it has spent its budget, or it has timed an eighth of it and the rest
-// promises LongCall or more, or it is warm and its rest promises enough (see
+// promises LongCall or more (LongRest of the pool's wake-up, once Meet has
+// told it), or it is warm and its rest promises enough (see
 // WarmLook). Otherwise it plans the next chunk, [old End, End()):
 // PrefixGrowth times the last while the prefix is young, then twice, and
 // never past what is left of the budget (or of WarmLook, before a warm prefix
@@ -229,8 +255,9 @@ func (p *Prefix) RestAtLeast(d time.Duration) bool {
 	return float64(p.el)*float64(p.n-p.end) >= float64(d)*float64(p.end)
 }
 
-// longRest reports whether the rest takes LongCall or more at the pace so far.
-func (p *Prefix) longRest() bool { return p.RestAtLeast(LongCall) }
+// longRest reports whether the rest takes LongCall (or what Meet set in its
+// place) or more at the pace so far.
+func (p *Prefix) longRest() bool { return p.RestAtLeast(p.long) }
 
 // warmRest reports whether the prefix is warm, its last chunk took d, an
 // eighth of WarmLook or more, and the rest takes twice WarmLook or more at

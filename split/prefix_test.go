@@ -112,6 +112,61 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 	})
 }
 
+// TestLongRest: the rest that ends a prefix is twice its pool's wake-up,
+// between twice WarmLook and LongCall, and LongCall while none is measured.
+func TestLongRest(t *testing.T) {
+	for _, tc := range []struct {
+		wake, want time.Duration
+	}{
+		{0, split.LongCall},
+		{-time.Microsecond, split.LongCall},
+		{time.Microsecond, 2 * split.WarmLook},
+		{4 * time.Microsecond, 2 * split.WarmLook},
+		{15 * time.Microsecond, 30 * time.Microsecond},
+		{70 * time.Microsecond, split.LongCall},
+		{time.Millisecond, split.LongCall},
+	} {
+		assert.Equal(t, tc.want, split.LongRest(tc.wake), "wake-up %v", tc.wake)
+	}
+}
+
+// TestPrefixMeet: a prefix that meets a pool whose workers wake in a few
+// microseconds hands over a rest of 60 µs once it has timed an eighth of its
+// budget, where one that meets a pool with this VM's wake-up (some 70 µs),
+// or one not measured yet, spends its budget alone first; and meeting a
+// spare worker warms it.
+func TestPrefixMeet(t *testing.T) {
+	const n = 60_000 // 60 µs of 1 ns elements
+	run := func(l split.Load) (split.Prefix, time.Duration) {
+		c := fakeclock.New()
+		pf := split.NewPrefix(n, 1, c.Read())
+		pf.Meet(l)
+		c.Charge(0, pf.End(), fakeclock.Uniform(1))
+		for pf.End() < n {
+			lo := pf.End()
+			if !pf.Next(c.Read()) {
+				break
+			}
+			c.Charge(lo, pf.End(), fakeclock.Uniform(1))
+		}
+		return pf, c.Elapsed()
+	}
+	for _, l := range []split.Load{{Procs: 2}, {Procs: 2, Wake: 70 * time.Microsecond}} {
+		pf, el := run(l)
+		assert.Less(t, pf.End(), n, "wake-up %v: the rest goes to the pool", l.Wake)
+		assert.GreaterOrEqual(t, el, split.PrefixBudget*7/8, "wake-up %v: it stopped before its budget was spent", l.Wake)
+	}
+	pf, el := run(split.Load{Procs: 2, Wake: 4 * time.Microsecond})
+	require.Less(t, pf.End(), n, "the rest goes to the pool")
+	assert.Less(t, el, split.PrefixBudget/2, "a pool that wakes in 4 µs waited for the budget")
+	assert.GreaterOrEqual(t, el, split.PrefixBudget/8, "it stopped before it had timed an eighth of its budget")
+	assert.GreaterOrEqual(t, time.Duration(n-pf.End()), split.LongRest(4*time.Microsecond), "it handed over a short rest")
+
+	// A spare searcher: Meet is Warm.
+	_, warm := run(split.Load{Procs: 2, Searching: 1})
+	assert.LessOrEqual(t, warm, split.WarmLook, "a prefix that met a spare worker ran past WarmLook")
+}
+
 // TestPrefixMinLen: no chunk of the prefix, and no rest it leaves, is
 // shorter than the call's minimum length.
 func TestPrefixMinLen(t *testing.T) {

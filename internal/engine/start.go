@@ -135,8 +135,9 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 	pf.Begin(clock())
 	if pf.End() < n {
 		// A call that may outlast its first chunk counts among its pool's
-		// calls in progress (sched.Pool.Spare), and is warm if that pool
-		// has a spare searcher. With a pace, the lookup counts in the first
+		// calls in progress (sched.Pool.Spare), hands over a rest long
+		// enough to hide that pool's wake-up, and is warm if the pool has a
+		// spare searcher (split.Prefix.Meet). With a pace, the lookup counts in the first
 		// chunk's time. A warm first chunk is planned to time an eighth of
 		// WarmLook, and the first elements of a range may be cheaper than
 		// the rest (W2's are): looked up before the clock started, such a
@@ -148,9 +149,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		}
 		pool.Arrive()
 		defer pool.Depart()
-		if load(pool).Spare() > 0 {
-			pf.Warm()
-		}
+		pf.Meet(load(pool))
 	}
 	c.fold(&r, nil, 0, pf.End())
 	hi = c.cover(&r, nil, pf.End(), n)
@@ -258,7 +257,7 @@ func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
 // load returns what pool reports of its processors' use, for split's
 // rules of a prefix (split.Load).
 func load(pool *sched.Pool) split.Load {
-	return split.Load{Calls: pool.InProgress(), Procs: pool.Procs(), Searching: pool.Searching(), Contended: pool.Contended()}
+	return split.Load{Calls: pool.InProgress(), Procs: pool.Procs(), Searching: pool.Searching(), Contended: pool.Contended(), Wake: pool.WakeUp()}
 }
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a call

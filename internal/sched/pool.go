@@ -34,6 +34,7 @@ type Pool struct {
 	calls      atomic.Int64 // top-level calls in progress
 	early      atomic.Int64 // callers between Arrive and Depart
 	contended  atomic.Int64 // the clock until which the pool is contended, or 0 (see contend.go)
+	wakeUp     atomic.Int64 // mean nanoseconds from an unpark for work to the search (see sleep.go)
 	contendRun atomic.Int32 // contention marks made in a row
 	callIDs    atomic.Uint64
 	beat       heartbeat // see fork.go

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/weftgo/weft/split"
 )
@@ -80,6 +81,9 @@ func (w *Worker) unpark(r wakeReason) bool {
 			d++ // count it as searching now, so that other pushers do not wake a second one
 		}
 		w.pool.idle.Add(d)
+	}
+	if r == wakeWork {
+		w.wokeAt = w.pool.clock()
 	}
 	w.wake <- r // buffered: never blocks, there is one token per mark
 	if r == wakeWork || r == wakeLook {
@@ -225,3 +229,23 @@ func (p *Pool) hasWork() bool {
 	}
 	return false
 }
+
+// wokeUp adds one wake-up's time, from the unpark for work to the woken
+// worker's return from its park, to the pool's running mean (a weight of an
+// eighth). The woken worker only.
+func (p *Pool) wokeUp(ns int64) {
+	if ns <= 0 {
+		return
+	}
+	old := p.wakeUp.Load()
+	if old == 0 {
+		p.wakeUp.Store(ns)
+		return
+	}
+	p.wakeUp.Store(old + (ns-old)/8) // racing wakers may lose a sample; a mean needs none of them
+}
+
+// WakeUp returns how long the pool's workers have taken from an unpark for
+// work to their search (a running mean; 0 before the first), which the
+// planner weighs a hand-over against (split.Load.Wake). Any goroutine.
+func (p *Pool) WakeUp() time.Duration { return time.Duration(p.wakeUp.Load()) }

@@ -58,3 +58,27 @@ func TestPushesWakeAWorkerPerJob(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolMeasuresWakeUp: a pool knows no wake-up before its first, and
+// once a push has woken a parked worker for work, WakeUp holds how long
+// that worker took to come up (what split.Load.Wake gives the planner).
+func TestPoolMeasuresWakeUp(t *testing.T) {
+	p := sched.New(1)
+	defer p.Close()
+	waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
+	require.Zero(t, p.WakeUp(), "wake-up before any")
+	for range 20 {
+		waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
+		release := make(chan struct{})
+		p.Run(func(w *sched.Worker) {
+			w.Join(func(*sched.Worker) {
+				waitFor(t, "the worker to take the fork", func() bool { return p.Sleeping() == 0 })
+				close(release)
+			}, func(*sched.Worker) { <-release })
+		})
+		if p.WakeUp() > 0 {
+			return
+		}
+	}
+	t.Fatal("20 wake-ups for work, and the pool measured none")
+}

@@ -37,6 +37,11 @@ type Worker struct {
 	// moves it from true to false owns the single wake-up token.
 	asleep atomic.Bool
 
+	// wokeAt is the pool's clock when an unpark for work sent the token that
+	// wakes the worker: written by that waker before the send, read by the
+	// worker once it has received it.
+	wokeAt int64
+
 	// holder is the goroutine that owns the worker (getg; 0: none, between
 	// a seat's calls). Written by that goroutine when it takes the worker
 	// (Hold, Pool.acquire, loop) or gives it back; read by any goroutine
@@ -214,6 +219,7 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 		switch w.park(p.hasWork) {
 		case wakeWork:
 			searching = true // counted by the waker
+			p.wokeUp(p.clock() - w.wokeAt)
 		case wakeClose, wakeNone:
 			if p.exiting() {
 				return nil, false

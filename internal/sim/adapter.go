@@ -32,7 +32,8 @@ func plan(st *site, n, minLen int) (expect split.Pace, pf split.Prefix, short bo
 }
 
 // load is the engine's load: the simulated pool's counts. The simulated
-// machine runs nothing but the pool's calls, so it is never contended.
+// machine runs nothing but the pool's calls, so it is never contended; its
+// wake-up is the machine's, which a real pool measures (sched.Pool.WakeUp).
 func (s *Sim) load() split.Load {
-	return split.Load{Calls: s.calls + s.early, Procs: s.procs, Searching: s.searching}
+	return split.Load{Calls: s.calls + s.early, Procs: s.procs, Searching: s.searching, Wake: s.m.Wake}
 }

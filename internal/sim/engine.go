@@ -117,9 +117,7 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 	if pf.End() < n {
 		s.early++
 		defer func() { s.early-- }()
-		if s.load().Spare() > 0 {
-			pf.Warm()
-		}
+		pf.Meet(s.load())
 	}
 	c.fold(w, &r, 0, pf.End())
 	hi = pf.End()
