@@ -69,12 +69,12 @@ func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int
 // (f's code) starts with no record, and the call's pool is not marked
 // contended: a mark that its workers set while other test binaries held the
 // processors (go test runs packages side by side) keeps the whole range on
-// the caller, as a test of its own specifies (sched.Pool.Contended); the
+// the caller, as a test of its own specifies (sched.Pool.Load); the
 // mark lapses within 16 ms.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	engine.ForgetSite(siteKey(f))
 	c := configure(opts)
-	for p := c.Lookup(); p.Sleeping() < p.Workers() || p.Contended(); {
+	for p := c.Lookup(); p.Sleeping() < p.Workers() || p.Load().Contended; {
 		time.Sleep(100 * time.Microsecond)
 	}
 	return PrefixAgain(n, clock, f, opts...)
@@ -106,8 +106,8 @@ func WaitParked(p *Pool) {
 	}
 }
 
-// Contended reports whether p is marked contended (sched.Pool.Contended).
-func Contended(p *Pool) bool { return p.p.Contended() }
+// Contended reports whether p is marked contended (sched.Pool.Load).
+func Contended(p *Pool) bool { return p.p.Load().Contended }
 
 // PrefixAgain is Prefix keeping what the site learned before. It begins
 // once every worker of the call's pool is parked, so that the prefix is cold:

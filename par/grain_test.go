@@ -249,7 +249,7 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 // that keep every processor busy without calling the pool (handlers between
 // two calls, or work of their own) are not calls in progress, but the
 // pool's worker finds its yields held up by them and marks the pool
-// contended (sched.Pool.Contended); a call made meanwhile hands no rest
+// contended (sched.Pool.Load); a call made meanwhile hands no rest
 // over and runs its range alone, unless the rest is long enough to gain
 // from a processor that they leave free before it is done. Once they stop,
 // the mark lapses and the prefix hands its rest over again.

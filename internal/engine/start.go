@@ -107,7 +107,7 @@ var drawTimed = rand.Uint32
 // prefix measures is left there for the next call (unless it is of a few
 // elements timed in less than the budget: split.MinSample). The prefix is warm
 // (split.Prefix.Warm) when a worker of the call's pool is spare as the call
-// begins (sched.Pool.Spare), and goes on alone past its end
+// begins (split.Load.Spare), and goes on alone past its end
 // (split.Prefix.Stay) while the pool has no processor to share its rest
 // with (alone). A chunk that ends where the work done has covered a
 // stretch takes it in (call.cover, split.Prefix.Cover).
@@ -135,7 +135,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 	pf.Begin(clock())
 	if pf.End() < n {
 		// A call that may outlast its first chunk counts among its pool's
-		// calls in progress (sched.Pool.Spare), hands over a rest long
+		// calls in progress (split.Load.Spare), hands over a rest long
 		// enough to hide that pool's wake-up, and is warm if the pool has a
 		// spare searcher (split.Prefix.Meet). With a pace, the lookup counts in the first
 		// chunk's time. A warm first chunk is planned to time an eighth of
@@ -149,7 +149,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		}
 		pool.Arrive()
 		defer pool.Depart()
-		pf.Meet(load(pool))
+		pf.Meet(pool.Load())
 	}
 	c.fold(&r, nil, 0, pf.End())
 	hi = c.cover(&r, nil, pf.End(), n)
@@ -163,7 +163,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		}
 		now := clock()
 		if !pf.Next(now) {
-			if pool == nil || !pf.Alone(load(pool)) {
+			if pool == nil || !pf.Alone(pool.Load()) {
 				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
 					st.learn(m, false)
 				}
@@ -252,12 +252,6 @@ func One(cfg *Config, key uintptr, n int) (OneChunk, bool) {
 		return OneChunk{}, false
 	}
 	return drawOne(st, monotonic), true
-}
-
-// load returns what pool reports of its processors' use, for split's
-// rules of a prefix (split.Load).
-func load(pool *sched.Pool) split.Load {
-	return split.Load{Calls: pool.InProgress(), Procs: pool.Procs(), Searching: pool.Searching(), Contended: pool.Contended(), Wake: pool.WakeUp()}
 }
 
 // siteKey returns the key of the call's site (see site.go), or 0 for a call

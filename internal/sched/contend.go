@@ -8,7 +8,7 @@ import (
 )
 
 // Contention: whether goroutines outside the pool's calls want the
-// processors. A pool counts the calls in progress (InProgress), but a
+// processors. A pool counts the calls in progress (Load), but a
 // goroutine between two calls, or one that never calls the pool, is not
 // counted: four goroutines that call in turn
 // on two processors, each yielding between calls as a handler waiting for
@@ -61,15 +61,15 @@ func (w *Worker) yield() bool {
 	}
 	w.stalls = 0
 	d := split.MarkLength(int(p.contendRun.Add(1))) // orders nothing
-	p.contended.Store(p.clock() + int64(d))         // read by Contended on any goroutine; orders nothing
+	p.contended.Store(p.clock() + int64(d))         // read by isContended on any goroutine; orders nothing
 	return true
 }
 
-// Contended reports whether the pool is marked contended: goroutines
+// isContended reports whether the pool is marked contended: goroutines
 // outside its calls were recently found waiting for a processor, so that a
 // job handed over now waits behind them. One load while unmarked, and a
 // read of the clock while a mark is set or has just lapsed. Any goroutine.
-func (p *Pool) Contended() bool {
+func (p *Pool) isContended() bool {
 	d := p.contended.Load() // a snapshot; orders nothing
 	if d == 0 {
 		return false

@@ -48,7 +48,7 @@ func TestWorkerOnABusyProcessorYieldsIt(t *testing.T) {
 	for try := 0; try < 200 && !marked; try++ {
 		p.Spawn(func(*sched.Worker) {}).Wait() // wakes the worker, which then searches
 		for t0 := time.Now(); time.Since(t0) < 2*time.Millisecond && !marked; {
-			marked = p.Contended() // this goroutine's thread stays busy meanwhile
+			marked = p.Load().Contended // this goroutine's thread stays busy meanwhile
 		}
 	}
 	require.True(t, marked, "the worker never found its processor taken")

@@ -34,7 +34,7 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 	var c stallClock
 	p := sched.NewClocked(1, c.read)
 	defer p.Close()
-	waitFor(t, "the worker to search", func() bool { return p.Searching() == 1 })
+	waitFor(t, "the worker to search", func() bool { return p.Load().Searching == 1 })
 	c.now.Store(int64(sched.Linger)) // the worker parks, and yields no more
 	waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
 	p.Run(func(w *sched.Worker) {
@@ -44,7 +44,7 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 		}
 		c.stalling.Store(false)
 		require.False(t, w.Yield(), "a yield that returns at once")
-		require.False(t, p.Contended(), "stalls not in a row")
+		require.False(t, p.Load().Contended, "stalls not in a row")
 
 		c.stalling.Store(true)
 		for i := 1; i < sched.StallStreak; i++ {
@@ -52,11 +52,11 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 		}
 		require.True(t, w.Yield(), "the stalled yield that ends the streak marks the pool")
 		c.stalling.Store(false)
-		require.True(t, p.Contended())
+		require.True(t, p.Load().Contended)
 		require.Equal(t, c.read()+int64(sched.ContendedFor), p.ContendedUntil(), "a first mark lasts ContendedFor")
 
 		c.now.Store(p.ContendedUntil())
-		require.False(t, p.Contended(), "the mark lapsed")
+		require.False(t, p.Load().Contended, "the mark lapsed")
 		require.Zero(t, p.ContendedUntil(), "a lapsed mark is cleared")
 
 		c.stalling.Store(true)
@@ -85,21 +85,21 @@ func TestContendedWorkerStopsLingering(t *testing.T) {
 	var c stallClock
 	p := sched.NewClocked(1, c.read)
 	defer p.Close()
-	waitFor(t, "the worker to search", func() bool { return p.Searching() == 1 })
+	waitFor(t, "the worker to search", func() bool { return p.Load().Searching == 1 })
 	for range 100 {
 		time.Sleep(10 * time.Microsecond)
-		require.Equal(t, 1, p.Searching(), "a worker whose yields return at once searches on")
+		require.Equal(t, 1, p.Load().Searching, "a worker whose yields return at once searches on")
 	}
-	require.False(t, p.Contended())
+	require.False(t, p.Load().Contended)
 	c.now.Store(int64(sched.Linger))
 	waitFor(t, "the worker to park once its linger passed", func() bool { return p.Sleeping() == 1 })
-	require.False(t, p.Contended(), "a worker that parks for its linger marks nothing")
+	require.False(t, p.Load().Contended, "a worker that parks for its linger marks nothing")
 
 	start := c.now.Load()
 	c.stalling.Store(true)
 	p.Spawn(func(*sched.Worker) {}).Wait() // the worker wakes, runs it, and searches
 	waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
 	c.stalling.Store(false)
-	require.True(t, p.Contended(), "the worker parked for its stalled yields")
+	require.True(t, p.Load().Contended, "the worker parked for its stalled yields")
 	require.Less(t, c.now.Load()-start, int64(sched.Linger), "before the clock reached the end of its linger")
 }

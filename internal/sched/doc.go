@@ -23,9 +23,10 @@
 // few levels. A pool also counts the calls in progress (seats, and callers
 // that Arrive before they take one) against the processors, and learns from
 // its participants' yields of the processor whether goroutines outside its
-// calls want them too (Contended, contend.go): the signals by which split's
-// planner hands no work to a searching worker that no processor is free to
-// run (split.Load). The fork protocol is in join.go, the records
+// calls want them too (contend.go), and measures its wake-ups (sleep.go):
+// the signals by which split's planner hands no work to a searching worker
+// that no processor is free to run, and weighs a hand-over against a
+// wake-up (Pool.Load, split.Load). The fork protocol is in join.go, the records
 // in records.go, a latch for a dynamic number of tasks (a scope) in
 // latch.go, searching, parking and waking in worker.go and sleep.go, the
 // statistics in stats.go.

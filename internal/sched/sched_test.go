@@ -275,7 +275,7 @@ func TestLingerBound(t *testing.T) {
 		r := reads.Load()
 		waitFor(t, what, func() bool { return reads.Load() > r+1000 }) // a thousand rounds past searchRounds
 		require.Zero(t, p.Sleeping(), "the worker parked %s", what)
-		require.Equal(t, 1, p.Searching(), "the worker stopped searching %s", what)
+		require.Equal(t, 1, p.Load().Searching, "the worker stopped searching %s", what)
 	}
 	lingering("on a clock short of its first linger")
 	now.Store(int64(sched.Linger))
@@ -299,18 +299,18 @@ func TestLingerBound(t *testing.T) {
 func TestInProgressCountsSeatsAndArrivals(t *testing.T) {
 	p := sched.New(1)
 	defer p.Close()
-	require.Equal(t, runtime.GOMAXPROCS(0), p.Procs())
-	require.Zero(t, p.InProgress(), "no call in progress")
+	require.Equal(t, runtime.GOMAXPROCS(0), p.Load().Procs)
+	require.Zero(t, p.Load().Calls, "no call in progress")
 	p.Run(func(*sched.Worker) {
-		require.Equal(t, 1, p.InProgress(), "the seat's call")
+		require.Equal(t, 1, p.Load().Calls, "the seat's call")
 		p.Arrive()
 		p.Arrive()
-		require.Equal(t, 3, p.InProgress(), "the seat's call and two arrivals")
+		require.Equal(t, 3, p.Load().Calls, "the seat's call and two arrivals")
 		p.Depart()
 		p.Depart()
-		require.Equal(t, 1, p.InProgress(), "the seat's call alone")
+		require.Equal(t, 1, p.Load().Calls, "the seat's call alone")
 	})
-	require.Zero(t, p.InProgress(), "every call ended")
+	require.Zero(t, p.Load().Calls, "every call ended")
 }
 
 func TestParkedPoolSleeps(t *testing.T) {

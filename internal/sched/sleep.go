@@ -168,21 +168,26 @@ func (p *Pool) wakeOne() {
 // load. Any goroutine.
 func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot; orders nothing
 
-// Searching returns how many pool workers are searching for work: a job
-// pushed now is taken within one round of a search, with no wake-up. One
-// load. Any goroutine.
-func (p *Pool) Searching() int { return int(uint32(p.idle.Load())) } // a snapshot; orders nothing
-
-// InProgress returns the calls in progress: those with a seat, and callers
-// between Arrive and Depart. Two loads, a snapshot. Any goroutine.
-func (p *Pool) InProgress() int { return int(p.calls.Load() + p.early.Load()) }
-
-// Procs returns the processors the pool runs on: runtime.GOMAXPROCS when it
-// started. Any goroutine.
-func (p *Pool) Procs() int { return int(p.procs) }
+// Load returns what the planner weighs a hand-over against (split.Load):
+// the calls in progress (those with a seat, and callers between Arrive and
+// Depart), the processors the pool runs on (GOMAXPROCS when it started), the
+// workers searching for work (a job pushed now is taken within one round of
+// a search, with no wake-up), whether the pool is contended (see
+// contend.go) and its measured wake-up (see wokeUp). Five loads, and a
+// read of the clock while a contention mark is set or has just lapsed: a
+// snapshot that orders nothing. Any goroutine.
+func (p *Pool) Load() split.Load {
+	return split.Load{
+		Calls:     int(p.calls.Load() + p.early.Load()),
+		Procs:     int(p.procs),
+		Searching: int(uint32(p.idle.Load())),
+		Contended: p.isContended(),
+		Wake:      time.Duration(p.wakeUp.Load()),
+	}
+}
 
 // Arrive counts a caller that works on a call of p without a seat (the
-// engine's timed prefix) among the calls in progress (InProgress), until
+// engine's timed prefix) among the calls in progress (Load), until
 // Depart. A call made inside another counts again, though the two share a
 // goroutine. Any goroutine.
 func (p *Pool) Arrive() { p.early.Add(1) }
@@ -244,8 +249,3 @@ func (p *Pool) wokeUp(ns int64) {
 	}
 	p.wakeUp.Store(old + (ns-old)/8) // racing wakers may lose a sample; a mean needs none of them
 }
-
-// WakeUp returns how long the pool's workers have taken from an unpark for
-// work to their search (a running mean; 0 before the first), which the
-// planner weighs a hand-over against (split.Load.Wake). Any goroutine.
-func (p *Pool) WakeUp() time.Duration { return time.Duration(p.wakeUp.Load()) }

@@ -60,13 +60,13 @@ func TestPushesWakeAWorkerPerJob(t *testing.T) {
 }
 
 // TestPoolMeasuresWakeUp: a pool knows no wake-up before its first, and
-// once a push has woken a parked worker for work, WakeUp holds how long
+// once a push has woken a parked worker for work, its Load holds how long
 // that worker took to come up (what split.Load.Wake gives the planner).
 func TestPoolMeasuresWakeUp(t *testing.T) {
 	p := sched.New(1)
 	defer p.Close()
 	waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
-	require.Zero(t, p.WakeUp(), "wake-up before any")
+	require.Zero(t, p.Load().Wake, "wake-up before any")
 	for range 20 {
 		waitFor(t, "the worker to park", func() bool { return p.Sleeping() == 1 })
 		release := make(chan struct{})
@@ -76,7 +76,7 @@ func TestPoolMeasuresWakeUp(t *testing.T) {
 				close(release)
 			}, func(*sched.Worker) { <-release })
 		})
-		if p.WakeUp() > 0 {
+		if p.Load().Wake > 0 {
 			return
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // helps, which the sequential thresholds (split.PrefixBudget, the Seq engine's
 // batch time) are set against. Each half spins until the other has started,
 // so they must run on two processors. Reports the median and the 90th
-// percentile, and the pool's own measure of its wake-ups (Pool.WakeUp),
+// percentile, and the pool's own measure of its wake-ups (Pool.Load's Wake),
 // which split.LongRest weighs a hand-over against.
 func BenchmarkWake(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
@@ -40,7 +40,7 @@ func BenchmarkWake(b *testing.B) {
 		lat = append(lat, bothRun(&left, &right))
 	}
 	reportWakes(b, lat)
-	b.ReportMetric(float64(p.WakeUp().Nanoseconds()), "pool-ns/wake") // what the pool measured itself
+	b.ReportMetric(float64(p.Load().Wake.Nanoseconds()), "pool-ns/wake") // what the pool measured itself
 }
 
 // BenchmarkWakeGoStatement is BenchmarkWake for a go statement: the time
