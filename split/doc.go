@@ -16,7 +16,9 @@
 // the wake-up of a parked worker costs tens of microseconds, so parallelism
 // cannot pay below that.
 // The prefix hands the rest to the pool as soon as it has timed an eighth of
-// its budget and the rest promises LongCall (80 µs) or more at its pace: the
+// its budget and the rest promises twice the wake-up its pool measures or
+// more at its pace (LongRest, told by Prefix.Meet: from twice WarmLook, 10
+// µs, to LongCall, 80 µs, which a VM's wake-up of 50-100 µs gives): the
 // pool's help is then sure to pay, and every microsecond alone delays the
 // second core. A warm prefix (Prefix.Warm: a worker of the pool is searching
 // as the call begins, and takes a fork with no wake-up) hands over a rest of
@@ -93,8 +95,16 @@
 // down to 64 leaves of 156,176 or 156,177 elements, two steps each. Warm,
 // the elements take about a third of a nanosecond, so a step takes about
 // 26 µs. A piece that a thief takes is cut as any other, down to leaves of
-// two steps. Example (example_test.go) computes these figures from this
-// package alone, on a fake clock.
+// two steps.
+//
+// On 64 cores the prefix ends at the same element, since the rest promises
+// far more than any pool's LongRest. The step is a 4,096th of the rest,
+// 2,440 elements, so the rest is cut down to 2,048 leaves of two steps, 32
+// a participant, about 1.6 µs each warm, and a thief takes a piece worth a
+// 64th of its share. A leaf runs in one step: each holds at least MinStep at
+// the pace of the one before. Example and Example_manyCores
+// (example_test.go) compute these figures from this package alone, on a
+// fake clock.
 //
 // # Streams
 //

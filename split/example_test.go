@@ -43,3 +43,36 @@ func Example() {
 	// a leaf after its left sibling: first step 78089 elements
 	// any other leaf: 2 steps (78089, 78088 elements), 52.059µs in all
 }
+
+// The same call on 64 cores of bare metal, whose pool measures a wake-up of
+// 4 µs (Meet): the prefix ends where it ended on 2 cores, since the rest
+// promises far more than either pool's LongRest. A 64th of each of the 64
+// participants' share is 2,440 elements, so the rest is cut down to leaves
+// of two such steps, 32 a participant, about 1.6 µs each warm; a leaf runs
+// in one step, as a step holds at least MinStep at the pace of the one
+// before.
+func Example_manyCores() {
+	const n = 10_000_000
+	c := fakeclock.New()
+	pf := split.NewPrefix(n, 1, c.Read())
+	pf.Meet(split.Load{Procs: 64, Wake: 4 * time.Microsecond})
+	c.Charge(0, pf.End(), fakeclock.Uniform(time.Nanosecond))
+	for pf.End() < n {
+		lo := pf.End()
+		if !pf.Next(c.Read()) {
+			break
+		}
+		c.Charge(lo, pf.End(), fakeclock.Uniform(time.Nanosecond))
+	}
+	fmt.Printf("prefix: %d elements alone in %v\n", pf.End(), c.Elapsed())
+
+	sp := split.ForRange(64, n-pf.End(), 1, 0, pf.Pace())
+	ls := leaves(sp, n-pf.End(), func(int) bool { return false })
+	fmt.Printf("cut: %d leaves of %d to %d elements, %d a participant\n", len(ls), slices.Min(ls), slices.Max(ls), len(ls)/64)
+	warm := split.Pace{N: 3000, D: time.Microsecond}
+	fmt.Printf("a leaf after its left sibling: first step %d elements\n", sp.FirstStep(slices.Max(ls), warm))
+	// Output:
+	// prefix: 4681 elements alone in 4.681µs
+	// cut: 2048 leaves of 4880 to 4881 elements, 32 a participant
+	// a leaf after its left sibling: first step 4881 elements
+}
