@@ -98,11 +98,12 @@
 // two steps.
 //
 // On 64 cores the prefix ends at the same element, since the rest promises
-// far more than any pool's LongRest. The step is a 4,096th of the rest,
-// 2,440 elements, so the rest is cut down to 2,048 leaves of two steps, 32
-// a participant, about 1.6 µs each warm, and a thief takes a piece worth a
-// 64th of its share. A leaf runs in one step: each holds at least MinStep at
-// the pace of the one before. Example and Example_manyCores
+// far more than any pool's LongRest. The step, a 4,096th of the rest, 2,440
+// elements, holds less than MinStep at the prefix's pace, 4,000 elements,
+// which takes its place: the rest is cut down to 2,048 leaves of 4,880
+// elements, 32 a participant, about 1.6 µs each warm, and cut further where
+// thieves take pieces (the budget), not below MinPiece. A leaf runs in one
+// step: each holds at least MinStep at the pace of the one before. Example and Example_manyCores
 // (example_test.go) compute these figures from this package alone, on a
 // fake clock.
 //

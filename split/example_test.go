@@ -47,10 +47,12 @@ func Example() {
 // The same call on 64 cores of bare metal, whose pool measures a wake-up of
 // 4 µs (Meet): the prefix ends where it ended on 2 cores, since the rest
 // promises far more than either pool's LongRest. A 64th of each of the 64
-// participants' share is 2,440 elements, so the rest is cut down to leaves
-// of two such steps, 32 a participant, about 1.6 µs each warm; a leaf runs
-// in one step, as a step holds at least MinStep at the pace of the one
-// before.
+// participants' share, 2,440 elements, holds less than MinStep at the
+// prefix's pace (4,000 elements), which takes its place: pieces of twice
+// that or more are cut, down to leaves of 4,880 elements, 32 a participant,
+// about 1.6 µs each warm, and where thieves take pieces the budget cuts
+// them further, not below MinPiece. A leaf runs in one step, as a step
+// holds at least MinStep at the pace of the one before.
 func Example_manyCores() {
 	const n = 10_000_000
 	c := fakeclock.New()
