@@ -142,6 +142,29 @@ func climbing(n int) func(lo, hi int) uint64 {
 	}
 }
 
+// spikes is the leaf of a loop whose elements are cheap but for rare
+// costly ones: element x takes one step of acc = acc*31 + 7, or steps of
+// them where a hash of x picks it, one element in every (a power of two) on
+// average, at places no stride predicts.
+func spikes(every, steps uint64) func(lo, hi int) uint64 {
+	return func(lo, hi int) uint64 {
+		var s uint64
+		for i := lo; i < hi; i++ {
+			x := uint64(i)
+			k := uint64(1)
+			if h := (x + 1) * 0x9e3779b97f4a7c15; (h^h>>29)&(every-1) == 0 {
+				k = steps
+			}
+			acc := x
+			for ; k > 0; k-- {
+				acc = acc*31 + 7
+			}
+			s += acc
+		}
+		return s
+	}
+}
+
 var clockSink time.Time
 
 // BenchmarkClock is what a clock read costs, which a running leaf pays once

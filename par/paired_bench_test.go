@@ -69,8 +69,9 @@ func paired(b *testing.B, gc bool, cs ...contender) {
 	b.ReportMetric(0, "ns/op") // the per-round total mixes every contender
 }
 
-// BenchmarkPairedRangeSum is W1..W3 at the quick sizes of `go run ./bench`
-// (ForRange, a local sum per piece added to an atomic) against static halves
+// BenchmarkPairedRangeSum is W1..W3 at the quick sizes of `go run ./bench`,
+// and cheap elements with rare dear ones (spikes), (ForRange, a local sum
+// per piece added to an atomic) against static halves
 // on two goroutines, blocks from an atomic counter, and the best fixed grain
 // of the bench's sweep, each call after a collection as the bench times them:
 //
@@ -85,6 +86,17 @@ func BenchmarkPairedRangeSum(b *testing.B) {
 		{"W1", 10_000_000, squares, 1 << 16},
 		{"W2", 400_000, varmap, 1 << 10},
 		{"W3", 20_000, climbing(20_000), 1 << 8},
+		// Cheap elements and rare dear ones: 20 µs spikes (every 4,096th
+		// element on average) or 300 µs ones (every 65,536th), some 8 ms
+		// of calls at 2M, 1 ms at 200k. At 200k blocks lead by about 5%:
+		// a call just after a collection, as here, starts while the other
+		// processor's thread still spins, which a go statement at the
+		// call's start catches and a hand-over after the prefix misses by
+		// a wake-up; after an idle millisecond or back to back weft is
+		// level or ahead.
+		{"spikes20us", 2_000_000, spikes(1<<12, 30_000), 1 << 12},
+		{"spikes300us", 2_000_000, spikes(1<<16, 450_000), 1 << 12},
+		{"spikes20us", 200_000, spikes(1<<12, 30_000), 1 << 10},
 	} {
 		n, leaf := l.n, l.leaf
 		want := leaf(0, n)
