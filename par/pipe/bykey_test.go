@@ -69,7 +69,12 @@ func reduceStrings(p pipe.Pipe[string], opts []par.Option) (map[int]seqHash, map
 }
 
 func reduceBytes(p pipe.Pipe[[]byte], opts []par.Option) (map[int]seqHash, map[int][]string) {
-	r := pipe.ReduceBy(p, func(b []byte) (int, seqHash) { return pieceKey(b), seqOf(b) }, join, opts...)
+	r := pipe.ReduceBy(p, func(b []byte) (int, seqHash) {
+		if cap(b) != len(b) { // appending to a piece must not write over the next
+			panic(fmt.Sprintf("piece %q has capacity %d", b, cap(b)))
+		}
+		return pieceKey(b), seqOf(b)
+	}, join, opts...)
 	f := pipe.FoldBy(p, func(b []byte) (int, string) { return pieceKey(b), string(b) },
 		func() []string { return nil },
 		func(acc *[]string, s string) { *acc = append(*acc, s) },
