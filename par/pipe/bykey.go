@@ -33,23 +33,23 @@ import (
 // values. Where a key's value is larger or grows (a histogram, a struct of
 // many counters, a slice), use FoldBy, which updates it in place: an item
 // builds and copies no value. With a histogram of 50 counters per station,
-// ReduceBy took 2.9 times FoldBy's time (W12h of go run ./bench).
+// ReduceBy took 2.7 times FoldBy's time (W12h of go run ./bench).
 //
 // Over Lines or Split, and a Reader's, with no stage between, the lines go
 // to f one at a time as they are cut, not in batches; f and op are then
-// the only calls an item costs beyond the hand-written loop's. On the rows
-// of the One Billion Row Challenge (a few nanoseconds of parsing and a
-// lookup per line) ReduceBy runs at about 0.85 of the hand-written
-// goroutine-per-core program in memory (FoldBy 0.88; W12 of go run
-// ./bench): the calls through function values explain about a third of the
-// gap, and the rest is not a step that could be left out (bench/RESULTS.md,
-// "Aggregation by key"). A
-// Reader's Lines read every line into memory of its own, since a string may
-// be kept: from a file the garbage collector then runs with the file's size,
-// and ReduceBy ran at 0.72 of the hand-written program (W12f). From a file,
-// use ReduceBytesBy (or FoldBytesBy) over Reader.LineBytes, whose lines are
+// the only calls an item costs beyond the hand-written loop's, which
+// inlines its parsing and its update. On the rows of the One Billion Row
+// Challenge (a few nanoseconds of parsing and a lookup per line) ReduceBy
+// runs at about 0.93 of the hand-written goroutine-per-core program in
+// memory, about what that program's loop takes when it calls f and op
+// through function values (FoldBy 1.00; W12 of go run ./bench,
+// bench/RESULTS.md, "Aggregation by key"). A Reader's Lines read every line
+// into memory of its own, since a string may be kept, and ReduceBy ran at
+// 0.94 of the hand-written program from the file (W12f). From a file, use
+// ReduceBytesBy (or FoldBytesBy) over Reader.LineBytes, whose lines are
 // views of a buffer each goroutine reuses and whose keys are copied only
-// when first met: about 1.25 times as fast as the hand-written program there.
+// when first met: 1.1 to 1.2 times as fast as the hand-written program
+// there.
 func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts ...par.Option) map[K]V {
 	switch {
 	case f == nil:

@@ -22,9 +22,11 @@ const lineChunk = 8 << 10
 // goroutine-per-core programs do over their parts, with an accumulator per
 // participant from Fold or ForEachInit:
 //
-//	stats := pipe.Fold(pipe.LineChunks(text), newStats,
-//		func(m Stats, chunk string) Stats { m.addLines(chunk); return m },
-//		mergeStats)
+//	maps := pipe.ForEachInit(pipe.LineChunks(text), newStats,
+//		func(m Stats, chunk string) { m.addLines(chunk) })
+//
+// An aggregation by key (the One Billion Row Challenge) is ReduceBy or
+// FoldBy over Lines, which cut the lines and merge the maps themselves.
 //
 // The chunks share the memory of s (a byte slice's chunks have their
 // capacity clipped). Which lines go together is fixed by s alone, not by

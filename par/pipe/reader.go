@@ -263,12 +263,18 @@ func (t *Reader) LineChunks() Pipe[string] {
 // to nothing, however large the text. Copy what is kept: a map lookup with
 // m[string(b)] makes no copy, an insertion with it makes one; a stage that
 // keeps its items (Collect) must not be fed from it unless they are copied
-// first (Map with bytes.Clone). The 1BRC from a file is
+// first (Map with bytes.Clone). It is for a body that loops over the lines
+// of a chunk itself, with a value per participant:
 //
 //	r := pipe.NewReader(f)
-//	stats := pipe.Fold(r.LineChunkBytes(), newStats,
-//		func(m Stats, chunk []byte) Stats { m.addLines(chunk); return m },
-//		mergeStats)
+//	maps := pipe.ForEachInit(r.LineChunkBytes(), newStats,
+//		func(m Stats, chunk []byte) { m.addLines(chunk) })
+//
+// An aggregation by key, the One Billion Row Challenge among them, is
+// ReduceBytesBy or FoldBytesBy over LineBytes, which cut the lines and
+// merge the maps themselves; the loop of a body of one's own saves the
+// calls of f and op per line (examples/1brc's rows took 0.9 of
+// ReduceBytesBy's time this way).
 func (t *Reader) LineChunkBytes() Pipe[[]byte] {
 	return readerPipe(t, chunksOf(t.size), true, func(w *window, lo, hi int, buf [][]byte, pbuf []int, sink func([]int, [][]byte)) {
 		feedReaderChunks(w, pieceBytes, lo, hi, buf, pbuf, sink)
