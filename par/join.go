@@ -303,8 +303,7 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 	sw.Open(plan.Look)
 	defer func() {
 		cut := j.Forking() // a panic or runtime.Goexit in fb
-		d, asked := sw.Unrecord(&j.Job)
-		sw.Open(split.Looks(d, asked, sw.Hungry()))
+		sw.Open(split.Looks(sw.Unrecord(&j.Job)))
 		var za A
 		var zra RA
 		j.fb, j.b, j.rb = nil, za, zra // drop references before the record is reused

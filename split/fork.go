@@ -89,18 +89,5 @@ func Fork(depth, pending int, asked bool, age, period time.Duration, procs int) 
 }
 
 // Looks reports whether a participant with depth records looks at its next
-// fork unasked, at the end of a recorded fork; asked is whether its
-// recursion has been asked for work since it began, hungry whether some
-// participant of its pool has nothing to do. At depth 0 it looks, so that
-// the next recursion records its first fork. Within the first RecordDepth
-// levels it looks unless a participant is hungry and has not asked yet: that
-// one asks once the recursion is a period old (see Fork), and a first ask
-// promotes the oldest pending record, which the recursion's first path (its
-// first forks down to its first leaf) holds. So a recursion shorter than the
-// period beside a parked worker records 4 forks instead of 15, which took a
-// tenth of a 1,023-node tree sum's time on two processors (go test ./par
-// -run '^$' -bench 'TreeSum/nodes=1023' -cpu 2,8). While nobody is hungry
-// nobody asks, and it keeps every record for when one runs out of work.
-func Looks(depth int, asked, hungry bool) bool {
-	return depth == 0 || depth < RecordDepth && (asked || !hungry)
-}
+// fork unasked: Fork's Look, for the end of a recorded fork.
+func Looks(depth int) bool { return depth < RecordDepth }

@@ -40,9 +40,6 @@ func TestFork(t *testing.T) {
 	}
 	assert.Equal(t, split.ForkPlan{}, split.Fork(k, 2, true, p, p, 1), "one processor: no promotion")
 	assert.Equal(t, split.ForkPlan{}, split.Fork(0, 0, false, 0, p, 1), "one processor: no record")
-	assert.True(t, split.Looks(0, false, true), "a recursion's end: the next one records")
-	assert.False(t, split.Looks(1, false, true), "hungry, not asked yet: the first path only")
-	assert.True(t, split.Looks(1, false, false), "nobody hungry: every fork of the first levels")
-	assert.True(t, split.Looks(k-1, true, true), "asked: every fork of the first levels")
-	assert.False(t, split.Looks(k, true, false))
+	assert.True(t, split.Looks(k-1))
+	assert.False(t, split.Looks(k))
 }

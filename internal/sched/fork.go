@@ -40,7 +40,6 @@ type forks struct {
 	depth    int    // records on the stack, run or not
 	since    int64  // p.now() when the recursion began or last promoted
 	open     bool   // GateRecord is set
-	asked    bool   // the recursion found an ask (Look) since it began
 }
 
 // heartbeat is a pool's timer that asks the participants inside a recursion
@@ -80,7 +79,6 @@ func (w *Worker) Look() ForkLook {
 		if f.depth > 0 {
 			l.Asked = true
 			l.Age = time.Duration(w.pool.now() - f.since)
-			f.asked = true
 		}
 	}
 	return l
@@ -172,9 +170,8 @@ func (w *Worker) Settle(j *Job) bool {
 // frame: a fork cut short before Settle (a panic or runtime.Goexit in the
 // half that ran first) takes j back or waits for its thief (see Done). The caller
 // then clears j and gives it back (Put). It returns the records left on the
-// stack and whether the recursion has found an ask (Look) since it began.
-// Owner only.
-func (w *Worker) Unrecord(j *Job) (depth int, asked bool) {
+// stack. Owner only.
+func (w *Worker) Unrecord(j *Job) int {
 	if j.forking {
 		w.unpend(j)
 		if j.pushed {
@@ -187,9 +184,8 @@ func (w *Worker) Unrecord(j *Job) (depth int, asked bool) {
 	if f.depth--; f.depth == 0 {
 		w.notBefore.Store(0)           // no longer to be asked; orders nothing
 		w.pool.beat.recursions.Add(-1) // see tick
-		f.asked = false
 	}
-	return f.depth, f.asked
+	return f.depth
 }
 
 // unpend removes j, and any record above it whose frame ended without
