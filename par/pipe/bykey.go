@@ -40,16 +40,16 @@ import (
 // the only calls an item costs beyond the hand-written loop's, which
 // inlines its parsing and its update. On the rows of the One Billion Row
 // Challenge (a few nanoseconds of parsing and a lookup per line) ReduceBy
-// runs at about 0.93 of the hand-written goroutine-per-core program in
+// runs at 0.91 to 0.93 of the hand-written goroutine-per-core program in
 // memory, about what that program's loop takes when it calls f and op
-// through function values (FoldBy 1.00; W12 of go run ./bench,
+// through function values (FoldBy 0.97 to 1.00; W12 of go run ./bench,
 // bench/RESULTS.md, "Aggregation by key"). A Reader's Lines read every line
 // into memory of its own, since a string may be kept, and ReduceBy ran at
-// 0.94 of the hand-written program from the file (W12f). From a file, use
-// ReduceBytesBy (or FoldBytesBy) over Reader.LineBytes, whose lines are
-// views of a buffer each goroutine reuses and whose keys are copied only
-// when first met: 1.1 to 1.2 times as fast as the hand-written program
-// there.
+// 0.91 to 0.94 of the hand-written program from the file (W12f). From a
+// file, use ReduceBytesBy (or FoldBytesBy) over Reader.LineBytes, whose
+// lines are views of a buffer each goroutine reuses and whose keys are
+// copied only when first met: 1.1 to 1.2 times as fast as the hand-written
+// program there.
 func ReduceBy[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts ...par.Option) map[K]V {
 	switch {
 	case f == nil:
