@@ -238,6 +238,7 @@ var benchOp = station.merge
 
 func BenchmarkByKey(b *testing.B) {
 	text := stationRows(byKeyRows())
+	textBytes := []byte(text)
 	k := runtime.GOMAXPROCS(0)
 	path := filepath.Join(b.TempDir(), "rows.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -297,6 +298,13 @@ func BenchmarkByKey(b *testing.B) {
 		}},
 		{"mem/ReduceBy", func() int {
 			return len(pipe.ReduceBy(pipe.Lines(text), oneRow, station.merge))
+		}},
+		// Lines of a []byte in memory, each a view of the text.
+		{"mem/ReduceBytesBy", func() int {
+			return len(pipe.ReduceBytesBy(pipe.Lines(textBytes), func(line []byte) ([]byte, station) {
+				name, t := parseRowBytes(line)
+				return name, station{t, t, t, 1}
+			}, station.merge))
 		}},
 		{"file/hand", func() int {
 			return len(handWritten(len(parts), func(c int, m map[string]*station) {
