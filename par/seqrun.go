@@ -42,7 +42,9 @@ import (
 //     the pool.
 //   - on the pool: pieces as above. A try begins with a dry piece, which the
 //     caller fills, processes and hands over itself: it measures a bound on
-//     what the pool could do, and a pool that cannot pay ends there (judge).
+//     what the pool could do, and a pool that cannot pay ends there (judge);
+//     no dry piece where an element alone took a leaf's length or more
+//     (split.SeqNeedsDry), which is a piece by itself.
 //     Otherwise the caller times windows of what the pool hands over once a
 //     worker has taken part; when the elements took longer than they would
 //     have alone, or no worker took part, the engine drains the pieces in
@@ -446,7 +448,8 @@ func (r *seqRun[E, V]) toPool() {
 		r.capSize = max(1, seqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
 	}
 	r.tryStart, r.winStart, r.winEmitted, r.emitted, r.judged = now, now, 0, 0, 0
-	r.dry, r.ramped, r.helped = r.c.Grain == 0 && !seqFlip.Load(), false, false
+	r.dry = r.c.Grain == 0 && !seqFlip.Load() && split.SeqNeedsDry(r.costAlone)
+	r.ramped, r.helped = false, false
 	r.dries, r.dryCosts = 0, split.SeqCosts{}
 	r.costFill, r.costEmit, r.costWork = 0, 0, 0 // measured anew by this stint's pieces
 	r.startFill()

@@ -65,6 +65,12 @@ func TestSeqTry(t *testing.T) {
 	assert.Equal(t, SeqMaxStint, SeqNextStint(SeqMaxStint))
 }
 
+func TestSeqNeedsDry(t *testing.T) {
+	assert.True(t, SeqNeedsDry(0), "not measured")
+	assert.True(t, SeqNeedsDry(float64(LeafTarget)-1))
+	assert.False(t, SeqNeedsDry(float64(LeafTarget)), "a piece by itself")
+}
+
 func TestSeqWindow(t *testing.T) {
 	long := SeqWindowPieces * LeafTarget
 	assert.False(t, SeqWindowDone(long-1, 100), "too short")
