@@ -131,18 +131,19 @@ func simTable(out io.Writer, c sim.Costs, ms []sim.Machine) {
 }
 
 // simFib prints W4, fib(32) with a fork at every level, under sched's
-// rules, under the wake before them, and with Config.Rerecord.
+// rules, under the forks' rules before the thief's recursion
+// (Config.OldForks), and under those and the wake before it.
 func simFib(out io.Writer, c sim.Costs, ms []sim.Machine) {
 	fmt.Fprintln(out, "## W4: fib(32) with a fork at every level, one call on a parked pool")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Rules: split.Fork with sched's wake per job; with the wake before it (only while none searches); or with Config.Rerecord too (the recorded levels counted from the last promotion).")
+	fmt.Fprintln(out, "Rules: sched's (split.Fork, a thief's recursion of its own, split.StartAge and Spreads, the wake per job); the forks' rules before the thief's recursion (Config.OldForks); or those and the wake before the wake per job (only while none searches).")
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "| machine | rules | P | T | speedup | eff | promotions/P | steals/P | wakes/P | ramp |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
 	rules := []struct {
 		name string
 		cfg  sim.Config
-	}{{"none searching", sim.Config{WakeIfNoneSearch: true}}, {"sched", sim.Config{}}, {"rerecord", sim.Config{Rerecord: true}}}
+	}{{"before, none searching", sim.Config{WakeIfNoneSearch: true, OldForks: true}}, {"before", sim.Config{OldForks: true}}, {"sched", sim.Config{}}}
 	for _, m := range ms {
 		for _, rl := range rules {
 			rule := rl.name

@@ -43,3 +43,13 @@ func TestFork(t *testing.T) {
 	assert.True(t, split.Looks(k-1))
 	assert.False(t, split.Looks(k))
 }
+
+func TestThiefRecursion(t *testing.T) {
+	p := split.MinPeriod
+	assert.Equal(t, time.Duration(0), split.StartAge(false, p), "the caller's own: a period before it leaves")
+	assert.Equal(t, p, split.StartAge(true, p), "a taken piece: at its first ask")
+	assert.True(t, split.Spreads(true, 3, 8, 8), "a taken piece while workers park")
+	assert.False(t, split.Spreads(true, 0, 8, 8), "none parked")
+	assert.False(t, split.Spreads(false, 3, 8, 8), "the caller's own recursion")
+	assert.False(t, split.Spreads(true, 3, 8, 2), "more processors than CPUs")
+}

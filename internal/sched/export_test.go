@@ -158,3 +158,13 @@ func NewClocked(n int, clock func() int64) *Pool { return newPool(n, clock) }
 
 // Linger is how long a worker searches after its last task before it parks.
 const Linger = split.Linger
+
+// Execute runs j on w as a job w took: its forks are a recursion of their
+// own (takeForks), and its latch is set.
+func (w *Worker) Execute(j *Job) { w.execute(j) }
+
+// NotBefore returns when w's recursion may next be asked (0: none runs).
+func (w *Worker) NotBefore() int64 { return w.notBefore.Load() }
+
+// Now returns the pool's clock, as NotBefore reads it.
+func (p *Pool) Now() int64 { return p.now() }

@@ -3,6 +3,8 @@ package sched
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/weftgo/weft/split"
 )
 
 // Forks of a recursion (package par's Join2) at the cost of a call: the
@@ -38,8 +40,10 @@ type forks struct {
 	pend     []*Job // records whose fork runs its other half, oldest first
 	promoted int    // pend[:promoted] were pushed
 	depth    int    // records on the stack, run or not
+	base     int    // of them, those made before the last promotion
 	since    int64  // p.now() when the recursion began or last promoted
 	open     bool   // GateRecord is set
+	took     bool   // the recursion runs in a job taken from another (execute)
 }
 
 // heartbeat is a pool's timer that asks the participants inside a recursion
@@ -59,7 +63,7 @@ func (w *Worker) Gate() *uint32 { return &w.gate }
 
 // ForkLook is what a fork learns when it finds its gate open (Look).
 type ForkLook struct {
-	Depth   int           // records on the stack
+	Depth   int           // records on the stack since the recursion began or last promoted
 	Pending int           // of them, those not run yet and not promoted
 	Asked   bool          // another participant or the heartbeat asked for work
 	Age     time.Duration // since the recursion began or last promoted; only if Asked
@@ -69,17 +73,27 @@ type ForkLook struct {
 
 // Look takes the gate's ask, if any, and returns the fork's signals. An ask
 // found by the first fork of a recursion is stale: it was meant for the
-// participant's previous work. Owner only.
+// participant's previous work. A fork of a recursion that runs in a taken
+// job counts as asked, with its age at least a period, while the planner
+// says it spreads (split.Spreads). Owner only.
 func (w *Worker) Look() ForkLook {
 	f := &w.fk
-	l := ForkLook{Depth: f.depth, Pending: len(f.pend) - f.promoted, Procs: int(w.pool.procs),
-		Cost: time.Duration(w.pool.beat.cost.Load())} // a figure; orders nothing
+	p := w.pool
+	l := ForkLook{Depth: f.depth - f.base, Pending: len(f.pend) - f.promoted, Procs: int(p.procs),
+		Cost: time.Duration(p.beat.cost.Load())} // a figure; orders nothing
 	if atomic.LoadUint32(&w.gate)&GateAsk != 0 { // the asker's Or; orders nothing else
 		atomic.AndUint32(&w.gate, ^GateAsk)
 		if f.depth > 0 {
 			l.Asked = true
-			l.Age = time.Duration(w.pool.now() - f.since)
+			l.Age = time.Duration(p.now() - f.since)
 		}
+	}
+	if f.depth > 0 && split.Spreads(f.took, p.Sleeping(), int(p.procs), p.cpus) {
+		if !l.Asked {
+			l.Asked = true
+			l.Age = time.Duration(p.now() - f.since)
+		}
+		l.Age = max(l.Age, split.Period(l.Cost))
 	}
 	return l
 }
@@ -118,7 +132,7 @@ func (w *Worker) Record(j *Job, period time.Duration) {
 // planner's age, its first moment to be asked, and the heartbeat.
 func (w *Worker) beginRecursion(period time.Duration) {
 	p := w.pool
-	w.fk.since = p.now()
+	w.fk.since = p.now() - int64(split.StartAge(w.fk.took, period))
 	w.notBefore.Store(w.fk.since + int64(period)) // read by askers; orders nothing
 	p.beat.period.Store(int64(period))            // a figure for the timer; orders nothing
 	p.beat.recursions.Add(1)                      // before the timer's check: see tick
@@ -141,6 +155,7 @@ func (w *Worker) Promote(period time.Duration) bool {
 	f.promoted++
 	j.pushed = true
 	w.Push(j)
+	f.base = f.depth // the records below count anew (split.Fork's depth)
 	f.since = p.now()
 	d := f.since - t
 	c := p.beat.cost.Load()
@@ -170,7 +185,8 @@ func (w *Worker) Settle(j *Job) bool {
 // frame: a fork cut short before Settle (a panic or runtime.Goexit in the
 // half that ran first) takes j back or waits for its thief (see Done). The caller
 // then clears j and gives it back (Put). It returns the records left on the
-// stack. Owner only.
+// stack since the recursion began or last promoted (split.Fork's depth).
+// Owner only.
 func (w *Worker) Unrecord(j *Job) int {
 	if j.forking {
 		w.unpend(j)
@@ -185,7 +201,32 @@ func (w *Worker) Unrecord(j *Job) int {
 		w.notBefore.Store(0)           // no longer to be asked; orders nothing
 		w.pool.beat.recursions.Add(-1) // see tick
 	}
-	return f.depth
+	f.base = min(f.base, f.depth)
+	return f.depth - f.base
+}
+
+// takeForks begins the forks of a job that w runs as a recursion of their
+// own, whatever recursion w waits in (split's thief's recursion), took
+// saying whether the job came from another (stolen or injected), and
+// returns that one's state for dropForks. Owner only.
+func (w *Worker) takeForks(took bool) (outer forks, notBefore int64) {
+	outer = w.fk
+	notBefore = w.notBefore.Load() // the owner's own store; orders nothing
+	w.fk = forks{pend: outer.pend[len(outer.pend):], open: outer.open, took: took}
+	w.Open(true)
+	return outer, notBefore
+}
+
+// dropForks ends the recursion takeForks began, whose records are all
+// settled, and resumes outer's. Owner only.
+func (w *Worker) dropForks(outer forks, notBefore int64) {
+	open := w.fk.open
+	w.fk = outer
+	w.fk.open = open
+	w.Open(outer.open)
+	if outer.depth > 0 {
+		w.notBefore.Store(notBefore) // read by askers; orders nothing
+	}
 }
 
 // unpend removes j, and any record above it whose frame ended without

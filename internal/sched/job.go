@@ -79,17 +79,20 @@ func (w *Worker) execute(j *Job) {
 	w.local.tasks++
 	outer := w.call
 	w.call = j.call.Load() // what j forks belongs to j's call
+	fk, nb := w.takeForks(j.owner != w)
 	normal := false
 	defer func() {
 		if normal {
 			return
 		}
+		w.dropForks(fk, nb)
 		w.call = outer
 		j.panic = Recovered(recover())
 		w.complete(j)
 	}()
 	j.run(w, j)
 	normal = true
+	w.dropForks(fk, nb)
 	w.call = outer
 	w.complete(j)
 }

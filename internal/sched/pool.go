@@ -19,6 +19,7 @@ type Pool struct {
 	epoch   time.Time
 	fake    func() int64 // a test's clock for the linger (see clock), or nil
 	procs   int64        // runtime.GOMAXPROCS(0) when the pool started
+	cpus    int          // runtime.NumCPU() when the pool started
 
 	// table lists every worker then every seat; it only grows, copy on write
 	// under mu, so that thieves read it without a lock.
@@ -61,7 +62,7 @@ func newPool(n int, fake func() int64) *Pool {
 	if n <= 0 {
 		n = DefaultWorkers()
 	}
-	p := &Pool{n: n, epoch: time.Now(), fake: fake, procs: int64(runtime.GOMAXPROCS(0))}
+	p := &Pool{n: n, epoch: time.Now(), fake: fake, procs: int64(runtime.GOMAXPROCS(0)), cpus: runtime.NumCPU()}
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = newWorker(p, i, true)

@@ -9,13 +9,19 @@ import (
 
 // W4: a recursion that forks at every level (par.Join2), as heartbeat
 // scheduling runs it (internal/sched's fork.go, split.Fork). A fork whose
-// participant is not asked and that lies below the recorded levels is a
-// plain call; the first split.RecordDepth levels of a participant's
-// recursion record their second half privately, and a participant that is
-// asked (a hungry participant or the heartbeat, once split.Period has
-// passed since it began or last promoted) lets split.Fork decide what to
-// record and whether to push the oldest pending record for a thief. A
-// thief runs what it took as a recursion of its own.
+// gate is closed is a plain call: below the recorded levels, and not asked.
+// The first split.RecordDepth levels of a participant's recursion, counted
+// from its last promotion, record their second half privately, and a fork
+// that looks (a recorded level, or an ask) takes the gate's ask and lets
+// split.Fork decide what to record and whether to push the oldest pending
+// record for a thief. Asks are sched's: a searching worker asks every
+// split.YieldRounds fruitless rounds, a waiting participant after every
+// fruitless round, and the pool's heartbeat every period while a recursion
+// runs (askAll), each only the participants whose period has passed
+// since their recursion began or last promoted. A thief runs what it took
+// as a recursion of its own, wherever it runs it, which begins
+// split.StartAge old and spreads while workers are parked
+// (split.Spreads). Config.OldForks weighs the rules before.
 //
 // The simulator runs the forks one by one down to subtrees of fibGrain of
 // work, which it charges whole: an ask waits at most that long for the
@@ -28,20 +34,21 @@ const fibGrain = 1000 // ns
 // forkState is a participant's recursion: sched's forks.
 type forkState struct {
 	depth     int    // records on the stack
+	base      int    // of them, those made before the last promotion
 	pend      []*job // records whose first half runs, oldest first
 	promoted  int    // pend[:promoted] were pushed
 	since     int64  // when the recursion began or last promoted
 	notBefore int64  // when it may next be asked; 0: no recursion runs
-	base      int    // with Config.Rerecord: the depth of the last promotion
+	took      bool   // the recursion runs in a piece taken from another
 }
 
 // recursion is fib's cost model: a call of the plain recursion costs
 // perCall.
 type recursion struct {
-	s        *Sim
-	perCall  float64
-	period   int64
-	rerecord bool
+	s       *Sim
+	perCall float64
+	period  int64
+	old     bool // Config.OldForks
 }
 
 // calls returns the calls of fib(n)'s recursion: 2*fib(n+1)-1.
@@ -53,46 +60,48 @@ func calls(n int) float64 {
 	return 2*a - 1
 }
 
-// asked reports whether w's recursion is asked now: its time has come,
-// and a participant is hungry or the heartbeat, which beats every period
-// while a recursion runs, has beaten since.
-func (rc *recursion) asked(w *part) bool {
-	f := &w.fk
-	now := rc.s.now
-	return f.notBefore > 0 && f.depth > 0 && now >= f.notBefore && (rc.s.hungry() || now >= f.notBefore+rc.period)
-}
-
 // rec runs fib(n) on w.
 func (rc *recursion) rec(w *part, n int) {
 	f := &w.fk
 	cost := calls(n) * rc.perCall
 	depth := f.depth - f.base // the levels split.Fork counts
-	if n < 2 || cost <= fibGrain && depth >= split.RecordDepth {
+	if n < 2 || cost <= fibGrain && depth >= split.RecordDepth && !w.ask {
 		w.advance(int64(math.Round(cost)))
 		return
 	}
-	asked := rc.asked(w)
-	if depth >= split.RecordDepth && !asked {
+	if depth >= split.RecordDepth && !w.ask { // the gate is closed
 		w.advance(int64(math.Round(rc.perCall)))
 		rc.rec(w, n-2)
 		rc.rec(w, n-1)
 		return
 	}
+	// sched.Worker.Look: the ask is taken; one found by a recursion's first
+	// fork is stale.
 	s := rc.s
+	period := time.Duration(rc.period)
+	asked := w.ask && f.depth > 0
+	w.ask = false
 	age := time.Duration(s.now - f.since)
-	plan := split.Fork(depth, len(f.pend)-f.promoted, asked, age, time.Duration(rc.period), s.procs)
+	if !rc.old && f.depth > 0 && split.Spreads(f.took, s.parked, s.procs, s.procs) {
+		asked, age = true, max(age, period)
+	}
+	plan := split.Fork(depth, len(f.pend)-f.promoted, asked, age, period, s.procs)
 	var j *job
 	if plan.Record {
 		j = &job{fib: n - 1, rec: rc}
 		if f.depth == 0 {
-			f.since, f.notBefore = s.now, s.now+rc.period
+			f.since = s.now
+			if !rc.old {
+				f.since -= int64(split.StartAge(f.took, period))
+			}
+			f.notBefore = f.since + rc.period
 		}
 		f.depth++
 		f.pend = append(f.pend, j)
 	}
 	if plan.Promote {
 		rc.promote(w)
-		if rc.rerecord {
+		if !rc.old {
 			f.base = f.depth
 		}
 	}
@@ -142,8 +151,19 @@ func (rc *recursion) unpend(w *part, j *job) {
 	f.promoted = min(f.promoted, i)
 }
 
-// runJob runs a record that w took as a recursion of its own.
-func (rc *recursion) runJob(w *part, j *job) { rc.rec(w, j.fib) }
+// runJob runs a record that w took as a recursion of its own, wherever it
+// runs (sched's takeForks); with Config.OldForks, inside a wait, as part of
+// the recursion w waits in.
+func (rc *recursion) runJob(w *part, j *job) {
+	if rc.old {
+		rc.rec(w, j.fib)
+		return
+	}
+	outer := w.fk
+	w.fk = forkState{took: j.owner != w, pend: outer.pend[len(outer.pend):]}
+	rc.rec(w, j.fib)
+	w.fk = outer
+}
 
 // Fib simulates fib(n) with a fork at every level (W4) from one caller on
 // a parked pool, a call of the plain recursion costing perCall
@@ -157,7 +177,17 @@ func Fib(cfg Config, n int, perCall float64) Result {
 	if cfg.ForkPeriod > 0 {
 		period = cfg.ForkPeriod
 	}
-	rc := &recursion{s: s, perCall: perCall, period: int64(period), rerecord: cfg.Rerecord}
+	rc := &recursion{s: s, perCall: perCall, period: int64(period), old: cfg.OldForks}
+	s.recursions = true
+	// sched's heartbeat: every period while a recursion runs, it asks on
+	// behalf of the parked workers.
+	var beat *proc
+	beat = s.start(int64(period), func() {
+		for {
+			s.askAll(nil)
+			beat.advance(int64(period))
+		}
+	})
 	var r Result
 	caller.p = s.start(0, func() {
 		s.nextID++
@@ -177,6 +207,6 @@ func Fib(cfg Config, n int, perCall float64) Result {
 		}
 		s.done = true
 	})
-	s.run(append(ps, caller.p))
+	s.run(append(ps, caller.p, beat))
 	return r
 }

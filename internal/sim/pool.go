@@ -75,7 +75,8 @@ type part struct {
 	runs   int // pieces run: leaves and steps folded
 	busy   int64
 
-	fk forkState // the recursion running here (fork.go)
+	fk  forkState // the recursion running here (fork.go)
+	ask bool      // the gate's ask (sched's GateAsk), set by askAll
 }
 
 // round is the time of one fruitless round of a searching pool worker over
@@ -345,6 +346,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 		}
 		if searching {
 			deadline := s.now + max(int64(split.Linger), split.SearchRounds*s.round())
+			nextAsk := s.now + split.YieldRounds*s.round()
 			for {
 				if j := w.steal(false); j != nil {
 					s.stopSearching(true)
@@ -353,7 +355,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 				if s.now >= deadline {
 					break
 				}
-				w.watchUntil(deadline, watchAny)
+				w.watchUntil(s.askTimer(w, deadline, &nextAsk, split.YieldRounds*s.round()), watchAny)
 			}
 			s.stopSearching(false)
 			searching = false
@@ -395,11 +397,30 @@ func (w *part) jobDone(j *job) {
 		return
 	}
 	if w.watching != watchNone {
-		at := w.s.now + w.detect(w.s.waitRound())
+		at := w.s.now + w.latchSeen()
 		if w.p.wakeAt < 0 || at < w.p.wakeAt {
 			w.p.schedule(at)
 		}
 	}
+}
+
+// latchSeen is how long after a thief sets the latch of a job its owner,
+// waiting, sees it: sched's Wait looks at the latch after each round over
+// every victim and its yield, a uniform draw over the round. With
+// Config.LatchEachVictim, as a Wait that looks before each victim too: a
+// latch set while the owner tries victims is seen at the next one, one set
+// while it yields at the yield's end.
+func (w *part) latchSeen() int64 {
+	s := w.s
+	r := s.waitRound()
+	u := w.detect(r)
+	if !s.latchEachVictim {
+		return u
+	}
+	if tries := int64(len(s.parts)-1) * int64(s.m.Try); u < tries {
+		return min(int64(s.m.Try), tries-u)
+	}
+	return r - u
 }
 
 // finish is sched.Worker.Finish: it takes j back and reports true, or
@@ -433,6 +454,7 @@ func (w *part) wait(j *job) {
 	}
 	for !j.done {
 		deadline := s.now + split.SearchRounds*s.waitRound()
+		nextAsk := s.now + s.waitRound()
 		for !j.done {
 			x := w.pop()
 			if x == nil {
@@ -449,6 +471,7 @@ func (w *part) wait(j *job) {
 				}
 				w.execute(x)
 				deadline = s.now + split.SearchRounds*s.waitRound()
+				nextAsk = s.now + s.waitRound()
 				continue
 			}
 			if !hungry {
@@ -458,7 +481,7 @@ func (w *part) wait(j *job) {
 			if s.now >= deadline {
 				break
 			}
-			w.watchUntil(deadline, what)
+			w.watchUntil(s.askTimer(w, deadline, &nextAsk, s.waitRound()), what)
 		}
 		if j.done {
 			return
@@ -488,6 +511,33 @@ func (w *part) wait(j *job) {
 			}
 			w.advance(int64(s.m.Steal))
 			w.execute(found)
+		}
+	}
+}
+
+// askTimer is the asks of a searching or waiting participant w while a
+// recursion runs on the pool (Config's recursions): sched's askAll, made
+// every YieldRounds rounds by a searching pool worker and after every
+// fruitless round by a waiting participant. It asks if *next has come,
+// moves *next on by every, and returns when w's watch next ends: at
+// deadline, or at the next ask. With no recursion, it returns deadline.
+func (s *Sim) askTimer(w *part, deadline int64, next *int64, every int64) int64 {
+	if !s.recursions {
+		return deadline
+	}
+	if s.now >= *next {
+		s.askAll(w)
+		*next = s.now + every
+	}
+	return min(deadline, *next)
+}
+
+// askAll is sched.Pool.askAll: it sets the ask of every participant but
+// except whose recursion may be asked now.
+func (s *Sim) askAll(except *part) {
+	for _, x := range s.parts {
+		if x != except && x.fk.notBefore > 0 && s.now >= x.fk.notBefore {
+			x.ask = true
 		}
 	}
 }

@@ -27,6 +27,10 @@ type Sim struct {
 	nextID           int
 	check            bool // record every folded span (tests)
 	wakeIfNoneSearch bool
+	latchEachVictim  bool
+	// recursions: a recursion runs (Fib), and searching and waiting
+	// participants ask for its forks (askTimer).
+	recursions bool
 }
 
 // Config is what a simulation runs on.
@@ -54,13 +58,20 @@ type Config struct {
 	// promotions of a recursion's forks on one participant (Fib), to weigh
 	// a shorter one.
 	ForkPeriod time.Duration
-	// Rerecord weighs a change to split.Fork's recorded levels (Fib): the
-	// RecordDepth levels count from a participant's last promotion, not
-	// from the start of its recursion, so that a participant that has
-	// handed its large halves away records the halves of where it is now,
-	// and its next promotion gives away one of those, not the fork that
-	// happens to come next, deep in the tree and tiny.
-	Rerecord bool
+	// OldForks weighs the rules of a recursion's forks before the thief's
+	// recursion (Fib; split.StartAge, Spreads): the recorded levels counted
+	// from the recursion's first fork, not from the participant's last
+	// promotion; a piece taken while waiting for a stolen half run within
+	// the recursion waited in, not as one of its own; a period before a
+	// thief's first promotion; and no promotion unasked.
+	OldForks bool
+	// LatchEachVictim weighs a change to sched's wait: a participant
+	// waiting for a stolen half looks at its latch before each victim of a
+	// round, not only after the round and its yield (W1 at 64 participants
+	// on bare metal's costs, 0.89 to 0.93 of T1/P; on this machine at
+	// GOMAXPROCS 8 beside a busy process W3 read 1.09-1.16 of the time
+	// without it, in three sets of 6 to 16 rounds, so sched does not).
+	LatchEachVictim bool
 }
 
 // newSim makes the machine with P-1 workers, parked, and seats more
@@ -68,7 +79,8 @@ type Config struct {
 func newSim(cfg Config, seats int) *Sim {
 	p := max(cfg.P, 1)
 	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
-		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakeIfNoneSearch: cfg.WakeIfNoneSearch}
+		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakeIfNoneSearch: cfg.WakeIfNoneSearch,
+		latchEachVictim: cfg.LatchEachVictim}
 	for i := range p - 1 + seats {
 		w := &part{s: s, id: i, pool: i < p-1, first: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}

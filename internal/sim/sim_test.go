@@ -80,7 +80,7 @@ func TestFib(t *testing.T) {
 	for _, m := range []sim.Machine{sim.VM, sim.Bare} {
 		for _, p := range []int{1, 2, 8, 64} {
 			for _, alt := range []bool{false, true} {
-				cfg := sim.Config{Machine: m, P: p, Seed: 3, WakeIfNoneSearch: alt, Rerecord: alt}
+				cfg := sim.Config{Machine: m, P: p, Seed: 3, WakeIfNoneSearch: alt, OldForks: alt}
 				r := sim.Fib(cfg, 24, 2)
 				require.Equal(t, r, sim.Fib(cfg, 24, 2))
 				name := fmt.Sprintf("%s/P=%d/alt=%v", m.Name, p, alt)
@@ -118,4 +118,22 @@ func TestStepsAtScale(t *testing.T) {
 		t.Logf("%s over %d: %.2f of T1/P", tc.l.Name, tc.l.N, e)
 		assert.GreaterOrEqual(t, e, tc.want, "%s over %d: (T1/P)/T", tc.l.Name, tc.l.N)
 	}
+}
+
+// TestFibAtScale: the planner's prediction for W4, fib(32) with a fork at
+// every level, on 64 participants with bare metal's costs, the mean over
+// five seeds, as a thief's recursion gives it (split.StartAge, Spreads;
+// -v prints it): 0.81 of T1/P, and 0.26 under the rules before it
+// (Config.OldForks).
+func TestFibAtScale(t *testing.T) {
+	c := sim.DefaultCosts
+	e, old := 0.0, 0.0
+	for seed := range uint64(5) {
+		cfg := sim.Config{Machine: sim.Bare, P: 64, Seed: seed + 1}
+		e += sim.Fib(cfg, 32, c.Fib).Efficiency() / 5
+		cfg.OldForks = true
+		old += sim.Fib(cfg, 32, c.Fib).Efficiency() / 5
+	}
+	t.Logf("W4 fib(32): %.2f of T1/P, %.2f under the rules before", e, old)
+	assert.GreaterOrEqual(t, e, 0.78, "W4 fib(32): (T1/P)/T")
 }
