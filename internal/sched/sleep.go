@@ -242,10 +242,10 @@ func (p *Pool) wokeUp(ns int64) {
 	if ns <= 0 {
 		return
 	}
-	old := p.wakeUp.Load()
+	old := p.wakeUp.Load() // orders nothing: a mean, read by Load
 	if old == 0 {
-		p.wakeUp.Store(ns)
+		p.wakeUp.Store(ns) // orders nothing
 		return
 	}
-	p.wakeUp.Store(old + (ns-old)/8) // racing wakers may lose a sample; a mean needs none of them
+	p.wakeUp.Store(old + (ns-old)/8) // orders nothing; woken workers racing here may lose a sample, which a mean can spare
 }
