@@ -303,7 +303,13 @@ func writeText(out io.Writer, r *report) {
 		if w.PerCall {
 			unit = "per call"
 		}
-		p("  %-16s %9s %9s %8s %8s %7s %9s %9s  %s\n", "implementation", unit, "min", "speedup", "vs weft", "paired", "cpu", "allocs", "sum")
+		wide := len("implementation") + 2 // the names' column: the longest name run, at least this
+		for _, x := range w.Results {
+			if x.Skip == "" {
+				wide = max(wide, len(x.Impl))
+			}
+		}
+		p("  %-*s %9s %9s %8s %8s %7s %9s %9s  %s\n", wide, "implementation", unit, "min", "speedup", "vs weft", "paired", "cpu", "allocs", "sum")
 		var notes []string
 		skips := map[string][]string{}
 		var order []string
@@ -324,7 +330,7 @@ func writeText(out io.Writer, r *report) {
 			if x.Checksum != w.Checksum {
 				sum = "MISMATCH: " + x.Checksum
 			}
-			p("  %-16s %9s %9s %8s %8s %7s %9s %9s  %s\n", x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
+			p("  %-*s %9s %9s %8s %8s %7s %9s %9s  %s\n", wide, x.Impl, fmtDur(x.Median)+mark, fmtDur(x.Min),
 				fmtRatio(x.Speedup), fmtRatio(x.VsWeft), fmtPaired(x.Paired), fmtDur(x.CPU), fmtCount(x.Allocs), sum)
 		}
 		for _, n := range notes {

@@ -535,6 +535,8 @@ func (s *suite) stationImpls(n int) []impl {
 	mk := func(name string, k kind, about string, f func() w12Map) impl {
 		return resultImpl(name, k, about, f, sum)
 	}
+	// The text as bytes, copied once when an implementation first asks.
+	w12Data := sync.OnceValue(func() []byte { return []byte(text) })
 	impls := []impl{
 		mk("sequential", kindSeq, "a plain loop over the rows, a map[string]*stat",
 			func() w12Map { return w12Seq(text) }),
@@ -546,6 +548,10 @@ func (s *suite) stationImpls(n int) []impl {
 			func() map[string]w12Stat { return w12WeftByKey(pipe.Lines(text), s.opts) }, w12SumVals(len(text))),
 		mk("weft FoldBy", kindWeft, "pipe.FoldBy(pipe.Lines(text), parse, empty, add, merge): a call of parse and add per line, the statistics updated in place",
 			func() w12Map { return w12WeftFoldBy(pipe.Lines(text), s.opts) }),
+		resultImpl("weft ReduceBytesBy", kindWeft, "pipe.ReduceBytesBy(pipe.Lines(data), parse, merge) over the text as a []byte: each line a view of it, no string made, a station's name copied when first met",
+			func() map[string]w12Stat {
+				return pipe.ReduceBytesBy(pipe.Lines(w12Data()), w12ByteRow, w12Stat.merge, s.opts...)
+			}, w12SumVals(len(text))),
 	}
 	runners := w12Runners()
 	for _, st := range s.strategies {
