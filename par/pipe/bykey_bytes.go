@@ -37,8 +37,12 @@ func ReduceBytesBy[V any](p Pipe[[]byte], f func([]byte) ([]byte, V), op func(V,
 	case op == nil:
 		panic("pipe: ReduceBytesBy: op is nil")
 	}
+	merge := func(a, b keyed.Map[string, V]) keyed.Map[string, V] { return keyed.Merge(a, b, op) }
 	if sp, ok := p.spans.(*sepSpans[[]byte]); ok {
-		return reduceBytesSpans(p.n, sp, f, op, p.with(opts)).Values()
+		return foldSpansWith(p.n, sp, newKeyed[string, V], func(m keyed.Map[string, V], x []byte) {
+			k, v := f(x)
+			keyed.AddBytes(m, k, v, op)
+		}, merge, p.with(opts)).Values()
 	}
 	return foldRuns(p, newKeyed[string, V], func(fo *folder[keyed.Map[string, V]]) func([][]byte) {
 		return func(xs [][]byte) {
@@ -48,7 +52,7 @@ func ReduceBytesBy[V any](p Pipe[[]byte], f func([]byte) ([]byte, V), op func(V,
 				keyed.AddBytes(m, k, v, op)
 			}
 		}
-	}, func(a, b keyed.Map[string, V]) keyed.Map[string, V] { return keyed.Merge(a, b, op) }, opts).Values()
+	}, merge, opts).Values()
 }
 
 // FoldBytesBy is FoldBy for items that are bytes a source may reuse, with
@@ -66,8 +70,12 @@ func FoldBytesBy[V, A any](p Pipe[[]byte], f func([]byte) ([]byte, V), init func
 	case merge == nil:
 		panic("pipe: FoldBytesBy: merge is nil")
 	}
+	mergeMaps := func(a, b keyed.Map[string, A]) keyed.Map[string, A] { return keyed.MergeInto(a, b, merge) }
 	if sp, ok := p.spans.(*sepSpans[[]byte]); ok {
-		return foldBytesSpans(p.n, sp, f, init, fold, merge, p.with(opts))
+		return foldSpansWith(p.n, sp, newKeyed[string, A], func(m keyed.Map[string, A], x []byte) {
+			k, v := f(x)
+			fold(keyed.AtBytes(m, k, init), v)
+		}, mergeMaps, p.with(opts))
 	}
 	return foldRuns(p, newKeyed[string, A], func(fo *folder[keyed.Map[string, A]]) func([][]byte) {
 		return func(xs [][]byte) {
@@ -77,5 +85,5 @@ func FoldBytesBy[V, A any](p Pipe[[]byte], f func([]byte) ([]byte, V), init func
 				fold(keyed.AtBytes(m, k, init), v)
 			}
 		}
-	}, func(a, b keyed.Map[string, A]) keyed.Map[string, A] { return keyed.MergeInto(a, b, merge) }, opts)
+	}, mergeMaps, opts)
 }

@@ -145,17 +145,16 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) }, opts)
 }
 
-// reduceBytesSpans is reduceSpans for ReduceBytesBy, whose key is bytes
-// looked up without a copy: written out as reduceSpans is, so that f and op
-// are the only calls a piece costs. (A loop that called a step of its own
-// per piece, which called f and op, ran the One Billion Row Challenge's
-// rows from a file slower than ForEachInit over the same lines split by
-// hand: go run ./examples/1brc.)
-func reduceBytesSpans[V any](n int, sp *sepSpans[[]byte], f func([]byte) ([]byte, V), op func(V, V) V, opts []par.Option) keyed.Map[string, V] {
-	return foldRange(n, newKeyed[string, V], func(fo *folder[keyed.Map[string, V]]) func(lo, hi int) {
-		var m keyed.Map[string, V] // fo.acc, read at each run: a merge may have replaced it
+// foldSpansWith is reduceSpans with the item's step given as add, for the
+// forms whose key is not f's result as it is (ReduceBytesBy, FoldBytesBy):
+// a call of add per piece, which costs nothing measurable beside f's
+// (W12f of go run ./bench, the two written out as reduceSpans is, and
+// through add: alternated runs, level).
+func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func() M, add func(m M, x S), merge func(a, b M) M, opts []par.Option) M {
+	return foldRange(n, init, func(fo *folder[M]) func(lo, hi int) {
+		var m M // fo.acc, read at each run: a merge may have replaced it
 		spans, sep := sp.open(), sp.sep
-		cut := func(t *text[[]byte], lo, hi int) {
+		cut := func(t *text[S], lo, hi int) {
 			start := t.firstAt(sep, lo, hi)
 			if start >= hi {
 				return
@@ -169,8 +168,7 @@ func reduceBytesSpans[V any](n int, sp *sepSpans[[]byte], f func([]byte) ([]byte
 				if j >= gapMin {
 					t.noteGap(start, end) // a long piece, as cutSep notes it
 				}
-				k, v := f(t.pieceOf(rest[:j]))
-				keyed.AddBytes(m, k, v, op)
+				add(m, t.pieceOf(rest[:j]))
 				if start = end + 1; start >= hi {
 					return
 				}
@@ -178,36 +176,5 @@ func reduceBytesSpans[V any](n int, sp *sepSpans[[]byte], f func([]byte) ([]byte
 			}
 		}
 		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
-	}, func(a, b keyed.Map[string, V]) keyed.Map[string, V] { return keyed.Merge(a, b, op) }, opts)
-}
-
-// foldBytesSpans is reduceBytesSpans for FoldBytesBy.
-func foldBytesSpans[V, A any](n int, sp *sepSpans[[]byte], f func([]byte) ([]byte, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[string, A] {
-	return foldRange(n, newKeyed[string, A], func(fo *folder[keyed.Map[string, A]]) func(lo, hi int) {
-		var m keyed.Map[string, A] // fo.acc, read at each run: a merge may have replaced it
-		spans, sep := sp.open(), sp.sep
-		cut := func(t *text[[]byte], lo, hi int) {
-			start := t.firstAt(sep, lo, hi)
-			if start >= hi {
-				return
-			}
-			for rest := t.str[start:]; ; {
-				j := strings.IndexByte(rest, sep)
-				if j < 0 {
-					j = len(rest)
-				}
-				end := start + j
-				if j >= gapMin {
-					t.noteGap(start, end) // a long piece, as cutSep notes it
-				}
-				k, v := f(t.pieceOf(rest[:j]))
-				fold(keyed.AtBytes(m, k, init), v)
-				if start = end + 1; start >= hi {
-					return
-				}
-				rest = rest[j+1:]
-			}
-		}
-		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
-	}, func(a, b keyed.Map[string, A]) keyed.Map[string, A] { return keyed.MergeInto(a, b, merge) }, opts)
+	}, merge, opts)
 }
