@@ -64,17 +64,18 @@ type ForkPlan struct {
 	Look bool
 }
 
-// Fork is the rule of a fork that found its gate open. depth is the number
-// of records on the participant's stack (in either half of their fork) made
-// since its recursion began or it last promoted, pending those whose first half still runs and that no promotion pushed,
-// asked whether a hungry participant or the heartbeat asked for work, age the
-// time since the participant's recursion began or last promoted, and period
-// what Period returns, and procs the processors of the pool. A fork records
-// within the first RecordDepth levels; asked once period has passed, it
-// promotes the oldest pending record, and records itself to be promoted if
-// none is pending. On one processor nothing is promoted, so nothing is
-// recorded either: a thief could only run in the forker's place, and its
-// wake-up and the join cost time.
+// Fork is the rule of a fork that found its gate open. depth is the number of
+// records on the participant's stack (in either half of their fork) made
+// since its recursion began or it last promoted, pending those whose first
+// half still runs and that no promotion pushed, asked whether a hungry
+// participant or the heartbeat asked for work, age the time since the
+// participant's recursion began or last promoted, and period what Period
+// returns, and procs the processors of the pool. A fork records within the
+// first RecordDepth levels; asked once period has passed, it promotes the
+// oldest pending record, and records itself to be promoted if none is
+// pending. On one processor nothing is promoted, so nothing is recorded
+// either: a thief could only run in the forker's place, and its wake-up and
+// the join cost time.
 func Fork(depth, pending int, asked bool, age, period time.Duration, procs int) ForkPlan {
 	if procs < 2 {
 		return ForkPlan{}
@@ -122,17 +123,17 @@ func StartAge(took bool, period time.Duration) time.Duration {
 // age: in a piece its participant took from another, while parked workers of
 // the pool (parked) wait for processors of their own (the pool's procs no
 // more than the machine's cpus). Each promotion's push wakes one of them,
-// which takes it and does the same, so that a recursion reaches a parked
-// pool in a few wake-ups rather than a period per doubling (heartbeat
-// scheduling's ramp); a push that finds enough searchers wakes nobody, the
-// next does, and spreading ends when none is parked (W4 at 64
-// participants, as above, from 0.65 to 0.81; all 64 at work 40 µs after
-// the call's start, against 199 µs under the rules before). Where the pool has more processors than the machine has
-// CPUs, a woken worker only shares a CPU with one already running, and the
-// wake-ups cost: W4 at GOMAXPROCS 8 on this repository's 2-CPU machine took
-// 1.15 times as long with spreading as without (go run ./bench -w W4 -full,
-// the median of 8 rounds of alternated binaries that differ in this
-// function alone).
+// which takes it and does the same, so that a recursion reaches a parked pool
+// in a few wake-ups rather than a period per doubling (heartbeat scheduling's
+// ramp); a push that finds enough searchers wakes nobody, the next does, and
+// spreading ends when none is parked (W4 at 64 participants, as above, from
+// 0.65 to 0.81; all 64 at work 40 µs after the call's start, against 199 µs
+// under the rules before). Where the pool has more processors than the
+// machine has CPUs, a woken worker only shares a CPU with one already
+// running, and the wake-ups cost: W4 at GOMAXPROCS 8 on this repository's
+// 2-CPU machine took 1.15 times as long with spreading as without (go run
+// ./bench -w W4 -full, the median of 8 rounds of alternated binaries that
+// differ in this function alone).
 func Spreads(took bool, parked, procs, cpus int) bool {
 	return took && parked > 0 && procs <= cpus
 }
