@@ -168,3 +168,12 @@ func (w *Worker) NotBefore() int64 { return w.notBefore.Load() }
 
 // Now returns the pool's clock, as NotBefore reads it.
 func (p *Pool) Now() int64 { return p.now() }
+
+// StealFor is the round of stealing of a participant that waits for until
+// (Wait's), taking any job: nil after a fruitless round, or once it has
+// looked at until's latch and seen it set.
+func (w *Worker) StealFor(until *Job) *Job { return w.steal(false, until) }
+
+// SetCPUs makes p see a machine of n CPUs, as runtime.NumCPU told it when it
+// started. Before p's calls.
+func (p *Pool) SetCPUs(n int) { p.cpus = n }

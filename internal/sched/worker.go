@@ -230,15 +230,19 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 
 // stealAny takes a job from the injection queue or from a random victim, or
 // returns nil after one round over every victim found nothing. Owner only.
-func (w *Worker) stealAny() *Job { return w.steal(false) }
+func (w *Worker) stealAny() *Job { return w.steal(false, nil) }
 
 // stealOwn is stealAny for a caller that waits: it takes only jobs of its
 // own call, from the injection queue and from the top of other deques, so
 // that a small call never runs a piece of another call, which may be long,
 // before it can return. Owner only.
-func (w *Worker) stealOwn() *Job { return w.steal(true) }
+func (w *Worker) stealOwn() *Job { return w.steal(true, nil) }
 
-func (w *Worker) steal(own bool) *Job {
+// steal takes a job as stealAny (own false) or stealOwn (own true) do. A
+// participant that waits for until (non-nil) looks at its latch within the
+// round too, as split.LooksAtLatch says, and returns nil once it is set.
+// Owner only.
+func (w *Worker) steal(own bool, until *Job) *Job {
 	p := w.pool
 	var j *Job
 	if own {
@@ -257,6 +261,9 @@ func (w *Worker) steal(own bool) *Job {
 		k := start + i
 		if k >= n {
 			k -= n
+		}
+		if until != nil && split.LooksAtLatch(i, int(p.procs), p.cpus) && until.done.Load() { // the runner's store; Wait loads it again before it returns
+			return nil
 		}
 		v := victims[k]
 		if v == w {
@@ -319,11 +326,7 @@ func (w *Worker) Wait(j *Job) {
 				x = w.pop()
 			}
 			if x == nil {
-				if w.isPool {
-					x = w.stealAny()
-				} else {
-					x = w.stealOwn() // a caller helps its own call only
-				}
+				x = w.steal(!w.isPool, j) // a caller helps its own call only
 			}
 			if x != nil {
 				if searching {

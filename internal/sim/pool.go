@@ -405,22 +405,29 @@ func (w *part) jobDone(j *job) {
 }
 
 // latchSeen is how long after a thief sets the latch of a job its owner,
-// waiting, sees it: sched's Wait looks at the latch after each round over
-// every victim and its yield, a uniform draw over the round. With
-// Config.LatchEachVictim, as a Wait that looks before each victim too: a
-// latch set while the owner tries victims is seen at the next one, one set
-// while it yields at the yield's end.
+// waiting, sees it. sched's Wait looks at the latch after each round over
+// every victim, before its yield, and while it steals, before every
+// split.LatchLook-th victim of a round but the first (Config.LatchEvery
+// weighs other spacings): a latch set while the owner tries victims is
+// seen at its next look, one set while it yields at its first look of the
+// next round. With looks only after the round the draw over a round is
+// kept as it was (the same mean, half a round). The simulated machine has
+// a CPU for each processor, where split.LooksAtLatch always looks.
 func (w *part) latchSeen() int64 {
 	s := w.s
 	r := s.waitRound()
 	u := w.detect(r)
-	if !s.latchEachVictim {
+	nv := int64(len(s.parts) - 1)
+	k := int64(s.latchEvery)
+	if k >= nv {
 		return u
 	}
-	if tries := int64(len(s.parts)-1) * int64(s.m.Try); u < tries {
-		return min(int64(s.m.Try), tries-u)
+	try := int64(s.m.Try)
+	tries := nv * try
+	if u < tries {
+		return min((u/try/k+1)*k*try, tries) - u
 	}
-	return r - u
+	return r + k*try - u
 }
 
 // finish is sched.Worker.Finish: it takes j back and reports true, or

@@ -1,9 +1,12 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/weftgo/weft/split"
 )
 
 // Sim is one simulated machine: P processors, a pool of P-1 workers and
@@ -27,7 +30,7 @@ type Sim struct {
 	nextID           int
 	check            bool // record every folded span (tests)
 	wakeIfNoneSearch bool
-	latchEachVictim  bool
+	latchEvery       int
 	// recursions: a recursion runs (Fib), and searching and waiting
 	// participants ask for its forks (askTimer).
 	recursions bool
@@ -65,13 +68,11 @@ type Config struct {
 	// the recursion waited in, not as one of its own; a period before a
 	// thief's first promotion; and no promotion unasked.
 	OldForks bool
-	// LatchEachVictim weighs a change to sched's wait: a participant
-	// waiting for a stolen half looks at its latch before each victim of a
-	// round, not only after the round and its yield (W1 at 64 participants
-	// on bare metal's costs, 0.89 to 0.93 of T1/P; on this machine at
-	// GOMAXPROCS 8 beside a busy process W3 read 1.09-1.16 of the time
-	// without it, in three sets of 6 to 16 rounds, so sched does not).
-	LatchEachVictim bool
+	// LatchEvery, if positive, replaces split.LatchLook, the spacing in
+	// victims of a waiting participant's looks at its latch while it
+	// steals: 1 looks before every victim but the first, and P or more
+	// only after each round, as sched did before.
+	LatchEvery int
 }
 
 // newSim makes the machine with P-1 workers, parked, and seats more
@@ -80,7 +81,7 @@ func newSim(cfg Config, seats int) *Sim {
 	p := max(cfg.P, 1)
 	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
 		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakeIfNoneSearch: cfg.WakeIfNoneSearch,
-		latchEachVictim: cfg.LatchEachVictim}
+		latchEvery: cmp.Or(cfg.LatchEvery, split.LatchLook)}
 	for i := range p - 1 + seats {
 		w := &part{s: s, id: i, pool: i < p-1, first: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}
