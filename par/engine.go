@@ -10,32 +10,17 @@ import (
 // positions folds into an accumulator and how two runs merge. The engine
 // cuts, steps and schedules; par keeps to the algebra.
 
-// run folds [0, n) as w describes, on the call's pool (engine.Run), with
-// the stretches that the call's options say are covered (a text source of
-// package pipe).
-func run[A any](c *config, n int, w split.Work[A]) A {
-	if c.covered != nil {
-		w.Covered = c.covered
-	}
-	return engine.Run(&c.Config, n, w)
-}
+// run folds [0, n) as w describes, on the call's pool (engine.Run).
+func run[A any](c *config, n int, w split.Work[A]) A { return engine.Run(&c.Config, n, w) }
 
 // runAll is run for a Reuse work: every accumulator made, in no order.
-func runAll[A any](c *config, n int, w split.Work[A]) []A {
-	if c.covered != nil {
-		w.Covered = c.covered
-	}
-	return engine.RunAll(&c.Config, n, w)
-}
+func runAll[A any](c *config, n int, w split.Work[A]) []A { return engine.RunAll(&c.Config, n, w) }
 
 // oneChunk reports whether a call of n elements with f, whose site is key (0:
 // f's code), runs on its caller as one chunk (engine.One), and returns that
 // chunk and the key: a function whose fold wraps the user's function in a
 // closure then runs its loop without making one.
 func oneChunk[F any](c *config, f F, key uintptr, n int) (engine.OneChunk, uintptr, bool) {
-	if c.covered != nil {
-		return engine.OneChunk{}, key, false
-	}
 	if decided, one := engine.Settled(&c.Config, n); decided {
 		return engine.OneChunk{}, key, one
 	}

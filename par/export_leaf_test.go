@@ -120,7 +120,7 @@ func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Opti
 	for p := c.Lookup(); p.Sleeping() < p.Workers(); {
 		runtime.Gosched()
 	}
-	return engine.ProbePrefix(&c.Config, n, clock, c.covered, f)
+	return engine.ProbePrefix(&c.Config, n, clock, c.Covered, f)
 }
 
 // SitePace returns the pace recorded for calls made with f, in nanoseconds

@@ -36,14 +36,6 @@ const (
 
 func init() {
 	cover.Option = func(f cover.Func) any { return Option{kind: optCovered, covered: &f} }
-	cover.Fixed = func(opts any) bool {
-		for _, o := range opts.([]Option) {
-			if o.kind == optGrain {
-				return true
-			}
-		}
-		return false
-	}
 	engine.Configure = func(opts any) engine.Config {
 		c := configure(opts.([]Option))
 		return c.Config
@@ -120,9 +112,6 @@ type config struct {
 	// lowestErr: MapErr and ForEachErr return the error of the lowest
 	// failing index (see LowestIndexError).
 	lowestErr bool
-	// covered, if not nil, tells how far the work done covers (see
-	// internal/cover): package pipe's text sources give it.
-	covered cover.Func
 }
 
 // run calls f with a seat of the call's pool.
@@ -149,7 +138,7 @@ func configure(opts []Option) config {
 		case optLowestErr:
 			c.lowestErr = true
 		case optCovered:
-			c.covered = *o.covered
+			c.Covered = *o.covered
 		case 0:
 			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", engine.CallName(), i))
 		}

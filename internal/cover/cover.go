@@ -5,8 +5,8 @@
 // call would time that first piece as one very slow element and cut the
 // rest of the line, which costs nothing, into the most pieces it allows.
 //
-// Package par sets Option and Fixed when it is initialized; package pipe
-// calls them.
+// Package par sets Option when it is initialized; package pipe calls it,
+// for the calls it makes with par's options (ReduceBy's over a text).
 package cover
 
 // Func returns how far from pos the work already done covers: an end e >=
@@ -16,14 +16,7 @@ type Func func(pos int) int
 
 // Option returns the par.Option (as any: this package cannot import par)
 // that gives a call f. Set by package par's init. The result is boxed (two
-// allocations): package pipe makes a text source's at each terminal's call
-// that needs it, not with the source, which Collect may run without one;
-// and the options of Collect's two counted calls once for the package and
-// once a call (the second composes the source's).
+// allocations): package pipe makes a text source's at each call that needs
+// it, not with the source. The terminals that resolve their options
+// themselves set engine.Config.Covered instead.
 var Option func(f Func) any
-
-// Fixed reports whether a call's options (a []par.Option, as any) fix its
-// pieces (WithGrain): a pipe terminal that would run a small text on the
-// calling goroutine alone cuts it as asked instead. Set by package par's
-// init.
-var Fixed func(opts any) bool

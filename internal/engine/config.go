@@ -24,6 +24,9 @@ type Config struct {
 	// Labels are the profiler labels that the pool's work for the call
 	// carries, or nil.
 	Labels context.Context
+	// Covered, if not nil, becomes the call's split.Work.Covered: package
+	// pipe's text sources give it through internal/cover.
+	Covered func(pos int) int
 
 	// def is the default pool as the call first looked it up, when it has
 	// no pool of its own.
@@ -31,8 +34,10 @@ type Config struct {
 }
 
 // Configure resolves a call's options (a []par.Option, as any: this package
-// cannot import par). Set by package par when it is initialized, so that
-// package pipe, which takes par's options, can hand them to the engine.
+// cannot import par) as package par resolves its own calls', panicking as
+// they do on a zero Option or a closed pool. Set by package par when it is
+// initialized; package pipe, which takes par's options, calls it. A
+// non-empty opts costs an allocation (the slice's header, boxed).
 var Configure func(opts any) Config
 
 // Lookup returns the call's pool.

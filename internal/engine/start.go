@@ -17,6 +17,9 @@ import (
 // skipped. work is copied to the heap only if the call forks: a call that
 // ends on its caller allocates nothing for itself.
 func Run[A any](cfg *Config, n int, work split.Work[A]) A {
+	if cfg.Covered != nil {
+		work.Covered = cfg.Covered
+	}
 	c := call[A]{w: work}
 	r, _ := start(cfg, n, &c)
 	if !r.live && work.Init != nil {
@@ -28,6 +31,9 @@ func Run[A any](cfg *Config, n int, work split.Work[A]) A {
 // RunAll is Run for a Reuse call: it returns every accumulator made, in no
 // particular order (none for n == 0).
 func RunAll[A any](cfg *Config, n int, work split.Work[A]) []A {
+	if cfg.Covered != nil {
+		work.Covered = cfg.Covered
+	}
 	c := call[A]{w: work}
 	r, h := start(cfg, n, &c)
 	if h == nil || h.spare == nil {
@@ -222,12 +228,13 @@ func (o *OneChunk) end(hi int, clock func() time.Time) {
 
 // Settled reports whether a call of n elements is decided without its
 // site (decided), and if so whether it runs on the caller as one chunk
-// untimed (one): a call observed by labels or a trace never is, one with a
-// grain is if n is no longer, and one too short to cut always is. The
+// untimed (one): a call observed by labels or a trace, or whose work done
+// covers stretches (Config.Covered), never is, one with a grain is if n is
+// no longer, and one too short to cut always is. The
 // site's key, a call through reflect (some 4 ns), is then never read.
 func Settled(cfg *Config, n int) (decided, one bool) {
 	switch {
-	case cfg.Labels != nil || trace.IsEnabled():
+	case cfg.Labels != nil || cfg.Covered != nil || trace.IsEnabled():
 		return true, false
 	case cfg.Grain > 0:
 		return true, n <= cfg.Grain

@@ -2,12 +2,13 @@ package pipe
 
 import (
 	"github.com/weftgo/weft/internal/accum"
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/par"
 )
 
 // The terminals that keep an accumulator (Fold, ReduceBy) or a value per
 // participant (ForEachInit, MapInit) open the pipe once per accumulator or
-// value, not per piece: par.FoldRange hands a run of adjacent pieces, the
+// value, not per piece: the engine hands a run of adjacent pieces, the
 // steps of a running piece among them, the accumulator of the piece before,
 // and with it the feeder opened for it, whose buffers are still in this
 // core's cache.
@@ -20,20 +21,27 @@ type folder[A any] struct {
 }
 
 // foldRuns folds the items of p into accumulators that init makes, one per
-// run of par.FoldRange, each fed through a feeder of its own whose sink
+// run of adjacent pieces, each fed through a feeder of its own whose sink
 // sinkOf makes, and merges them in order.
 func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func([]T), merge func(A, A) A, opts []par.Option) A {
-	return foldRange(p.n, init, func(f *folder[A]) func(lo, hi int) {
+	cfg := p.config(opts)
+	return foldOn(&cfg, p.n, init, func(f *folder[A]) func(lo, hi int) {
 		feed, sink := p.open(), sinkOf(f)
 		return func(lo, hi int) { feed(lo, hi, sink) }
-	}, merge, p.with(opts))
+	}, merge)
 }
 
 // foldRange folds the positions [0, n) into accumulators that init makes,
-// one per run of par.FoldRange, each fed by the function that open makes
+// one per run of adjacent pieces, each fed by the function that open makes
 // for it, and merges them in order.
 func foldRange[A any](n int, init func() A, open func(f *folder[A]) func(lo, hi int), merge func(A, A) A, opts []par.Option) A {
-	r := par.FoldRange(n, func() *folder[A] {
+	cfg := configure(opts)
+	return foldOn(&cfg, n, init, open, merge)
+}
+
+// foldOn is foldRange with its options resolved.
+func foldOn[A any](cfg *engine.Config, n int, init func() A, open func(f *folder[A]) func(lo, hi int), merge func(A, A) A) A {
+	r := runFold("pipe.Fold", cfg, n, func() *folder[A] {
 		f := &folder[A]{acc: init()}
 		f.feed = open(f)
 		return f
@@ -41,12 +49,13 @@ func foldRange[A any](n int, init func() A, open func(f *folder[A]) func(lo, hi 
 		f.feed(lo, hi)
 		return f
 	}, func(a, b *folder[A]) *folder[A] {
-		// The folders are par's accumulators, each new: look at what init
-		// made. Only Fold's can be one (ReduceBy makes its own maps).
+		// The folders are the engine's accumulators, each new: look at
+		// what init made. Only Fold's can be one (ReduceBy makes its own
+		// maps).
 		accum.Distinct("pipe", "Fold", a.acc, b.acc)
 		a.acc = merge(a.acc, b.acc)
 		return a
-	}, opts...)
+	})
 	return r.acc
 }
 
@@ -125,7 +134,8 @@ func ForEachInit[T, S any](p Pipe[T], init func() S, f func(s S, x T), opts ...p
 		feed func(lo, hi int)
 		s    S
 	}
-	sts := par.ForRangeInit(p.n, func() *state {
+	cfg := p.config(opts)
+	sts := runEach("pipe.ForEachInit", &cfg, p.n, func() *state {
 		st := &state{s: init()}
 		feed := p.open()
 		sink := func(xs []T) {
@@ -135,7 +145,7 @@ func ForEachInit[T, S any](p Pipe[T], init func() S, f func(s S, x T), opts ...p
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
 		return st
-	}, func(st *state, lo, hi int) { st.feed(lo, hi) }, p.with(opts)...)
+	}, func(st *state, lo, hi int) { st.feed(lo, hi) })
 	out := make([]S, len(sts))
 	for i, st := range sts {
 		out[i] = st.s

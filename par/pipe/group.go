@@ -1,10 +1,11 @@
 package pipe
 
 import (
-	"github.com/weftgo/weft/internal/gather"
 	"runtime"
 	"sync"
 
+	"github.com/weftgo/weft/internal/engine"
+	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
 )
 
@@ -14,14 +15,13 @@ import (
 // pieces.
 const groupLeavesPerCore = 8
 
-// groupOpts returns opts preceded by a minimum piece length of about
-// n/(8*GOMAXPROCS) positions, which a WithMinLen or WithGrain of the call's
-// own, coming later, overrides. It checks opts first, so that a bad option's
-// message gives its index in the caller's opts.
-func groupOpts(n int, opts []par.Option) []par.Option {
-	checkOpts(opts)
-	parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
-	return append([]par.Option{par.WithMinLen(max(1, (n-1)/parts+1))}, opts...) // no sum that wraps for n near math.MaxInt
+// groupMinLen gives cfg a minimum piece length of about n/(8*GOMAXPROCS)
+// positions, unless the call's own options gave one (WithMinLen).
+func groupMinLen(cfg *engine.Config, n int) {
+	if cfg.MinLen == 0 {
+		parts := groupLeavesPerCore * runtime.GOMAXPROCS(0)
+		cfg.MinLen = max(1, (n-1)/parts+1) // no sum that wraps for n near math.MaxInt
+	}
 }
 
 // CountBy returns how many items of p have each key: the result maps key(x)
@@ -44,7 +44,8 @@ func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 	}
 	var mu sync.Mutex
 	var spare []spareMap // guarded by mu
-	par.ForRange(p.n, func(lo, hi int) {
+	cfg := p.config(opts)
+	runFor("pipe.CountBy", &cfg, p.n, func(lo, hi int) {
 		// The map of the piece that ended at lo, which ran on this goroutine
 		// just before (a running leaf works in steps, each a call of this
 		// function), else the last one given back, else a new one: a large
@@ -78,7 +79,7 @@ func CountBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 				m[key(x)]++
 			}
 		})
-	}, p.with(opts)...)
+	})
 	if len(spare) == 0 {
 		return map[K]int{}
 	}
@@ -130,9 +131,11 @@ func GroupBy[T any, K comparable](p Pipe[T], key func(T) K, opts ...par.Option) 
 			}
 		}
 	})
-	gs := par.ReduceRange(p.n, map[K]*gather.Chunks[T]{}, func(lo, hi int) map[K]*gather.Chunks[T] {
+	cfg := p.config(opts)
+	groupMinLen(&cfg, p.n)
+	gs := runReduce("pipe.GroupBy", &cfg, p.n, map[K]*gather.Chunks[T]{}, func(lo, hi int) map[K]*gather.Chunks[T] {
 		return ls.run(lo, hi, map[K]*gather.Chunks[T]{}) // this call's result: a map of its own
-	}, gather.JoinMaps[K, T], groupOpts(p.n, p.with(opts))...)
+	}, gather.JoinMaps[K, T])
 	out := make(map[K][]T, len(gs))
 	for k, g := range gs {
 		out[k] = g.Flatten()

@@ -240,11 +240,12 @@ func (p Pipe[T]) ForEachIndex(f func(i int, x T), opts ...par.Option) {
 		}
 		st.feed = func(lo, hi int) { feed(lo, hi, sink) }
 	}}).warm(p.n)
-	par.ForRange(p.n, func(lo, hi int) {
+	cfg := p.config(opts)
+	runFor("pipe.ForEachIndex", &cfg, p.n, func(lo, hi int) {
 		st := ls.get(lo)
 		st.feed(lo, hi)
 		ls.put(st, hi)
-	}, p.with(opts)...)
+	})
 }
 
 // IndexFunc returns the source position of the first item of p, in order,
@@ -328,13 +329,14 @@ func findFirst[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Opti
 		// The items of a position all come within one call of the feeder.
 		st.feed = func(lo, hi int) { last = -1; feed(lo, hi, sink) }
 	}}).warm(p.n)
-	return par.ReduceRange(p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
+	cfg := p.config(opts)
+	return runReduce("pipe.findFirst", &cfg, p.n, (*hit[T])(nil), func(lo, hi int) *hit[T] {
 		st := ls.get(lo)
 		bd.Scan(lo, hi, func(a, c int) int { return feedHit(st, a, c) })
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, leftmost[hit[T]], p.with(opts)...)
+	}, leftmost[hit[T]])
 }
 
 // findLast returns the position and value of the last item of p with pred,
@@ -356,13 +358,14 @@ func findLast[T any](p Pipe[T], pred func(T) bool, name string, opts []par.Optio
 	// The pieces are cut from the mirrored range, so that the timed prefix
 	// and the left-first order of the bridge start from the end, where the
 	// answer is looked for first.
-	found := par.ReduceRange(p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
+	cfg := configure(opts) // no cover: the range is mirrored
+	found := runReduce("pipe.findLast", &cfg, p.n, (*hit[T])(nil), func(mlo, mhi int) *hit[T] {
 		st := ls.get(mlo)
 		bd.Scan(p.n-mhi, p.n-mlo, func(a, c int) int { return feedHit(st, a, c) })
 		h := st.acc
 		ls.put(st, mhi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, leftmost[hit[T]], opts...) // over the mirrored range: l holds the later positions
+	}, leftmost[hit[T]]) // over the mirrored range: l holds the later positions
 	if found == nil {
 		var zero T
 		return -1, zero

@@ -58,6 +58,7 @@ import (
 	"fmt"
 
 	"github.com/weftgo/weft/internal/cover"
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/par"
 )
 
@@ -177,6 +178,14 @@ func (a aloneSizes) longest(dense bool) int {
 		return a.dense
 	}
 	return a.sparse
+}
+
+// config resolves opts for a terminal's call over p's positions, with
+// p.cover.
+func (p Pipe[T]) config(opts []par.Option) engine.Config {
+	c := configure(opts)
+	c.Covered = p.cover
+	return c
 }
 
 // with returns opts for a terminal's call over p's positions: with p.cover

@@ -40,7 +40,7 @@ func reduceBlocks[T par.Number](p Pipe[T], op pairwise.Op, opts []par.Option) T 
 	n := split.Blocks(p.n)
 	t := blockTask[T]{p: &p, op: op, grain: max(1, n/(16*split.Probe().Workers)), ls: blockLeaves(p, op)}
 	if n <= t.grain || p.n <= split.StreamLen(8) {
-		checkOpts(opts)
+		configure(opts)
 		if n == 0 {
 			return pairwise.Identity[T](op)
 		}

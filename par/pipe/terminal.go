@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"sync/atomic"
 
-	"github.com/weftgo/weft/internal/cover"
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/find"
 	"github.com/weftgo/weft/internal/gather"
 	"github.com/weftgo/weft/par"
@@ -18,13 +18,14 @@ import (
 // a short text, too short for a worker to help before it ends, is collected
 // on the calling goroutine unless the options fix a grain (collectAlone).
 func (p Pipe[T]) Collect(opts ...par.Option) []T {
+	cfg := p.config(opts)
 	if c := p.count; c != nil {
 		d, k := dense(p.n, c.count)
-		if p.n <= c.alone.longest(d) && (len(opts) == 0 || !cover.Fixed(opts)) {
-			return collectAlone(p, opts, d, k)
+		if p.n <= c.alone.longest(d) && cfg.Grain == 0 {
+			return collectAlone(p, d, k)
 		}
 		if d {
-			return collectCounted(p, opts)
+			return collectCounted(p, cfg)
 		}
 	}
 	if p.oneToOne {
@@ -32,7 +33,7 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 		ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 			return func(xs []T) { st.acc += copy(out[st.acc:], xs) }
 		})
-		par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, lo) }, p.with(opts)...)
+		runFor("pipe.Collect", &cfg, p.n, func(lo, hi int) { ls.run(lo, hi, lo) })
 		return out
 	}
 	var t gather.Tails[T]
@@ -45,14 +46,14 @@ func (p Pipe[T]) Collect(opts ...par.Option) []T {
 			st.acc.items = append(st.acc.items, xs...)
 		}
 	})
-	l := par.ReduceRange(p.n, gather.Chunks[T]{}, func(lo, hi int) gather.Chunks[T] {
+	l := runReduce("pipe.Collect", &cfg, p.n, gather.Chunks[T]{}, func(lo, hi int) gather.Chunks[T] {
 		acc := ls.run(lo, hi, tailed[T]{lo: lo}) // put drops it from the state
 		if !acc.taken {
 			return gather.Chunks[T]{}
 		}
 		t.Leave(hi, acc.items, acc.lease)
 		return gather.One(acc.items)
-	}, gather.Join[T], p.with(opts)...)
+	}, gather.Join[T])
 	return l.Flatten()
 }
 
@@ -120,32 +121,37 @@ func dense(n int, count func(lo, hi int) int) (bool, int) {
 // goroutine. A piece [lo, hi) of either pass does the blocks that start in
 // it, so that every block is done once however the range is cut; it has
 // then done the positions up to the next block's start, which the calls
-// learn through a cover option (internal/cover), so that a piece that ends
-// inside a block is not timed as if the positions after it cost nothing.
-func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
-	c, covered := p.count, p.cover // covered: a bare text's gaps
+// learn through their work's cover (split.Work.Covered), so that a piece
+// that ends inside a block is not timed as if the positions after it cost
+// nothing. cfg is the call's, with p's cover.
+func collectCounted[T any](p Pipe[T], cfg engine.Config) []T {
+	c, covered := p.count, cfg.Covered // covered: a bare text's gaps
 	blocks := blockAfter(p.n)
 	at := make([]int, blocks+1) // at[b+1]: the items of block b; then where block b's go
-	par.ForRange(p.n, func(lo, hi int) {
+	counting := cfg
+	counting.Covered = countCovered // not the text's gaps: a count reads every byte
+	runFor("pipe.Collect", &counting, p.n, func(lo, hi int) {
 		for b := blockAfter(lo); b < blockAfter(hi); b++ {
 			at[b+1] = c.count(b*countBlock, min(p.n, (b+1)*countBlock))
 		}
-	}, append(opts[:len(opts):len(opts)], countCover)...)
+	})
 	for b := range blocks {
 		at[b+1] += at[b]
 	}
 	out := make([]T, at[blocks])
 	c.opened()
-	par.ForRange(p.n, func(lo, hi int) {
-		if a, b := blockAfter(lo), blockAfter(hi); a < b {
-			c.fill(a*countBlock, min(p.n, b*countBlock), out[at[a]:at[b]])
-		}
-	}, append(opts[:len(opts):len(opts)], cover.Option(func(pos int) int { // made here, not with the pipe: only this path pays its allocations
+	filling := cfg
+	filling.Covered = func(pos int) int {
 		if covered != nil {
 			pos = covered(pos)
 		}
-		return blockAfter(pos) * countBlock
-	}).(par.Option))...)
+		return countCovered(pos)
+	}
+	runFor("pipe.Collect", &filling, p.n, func(lo, hi int) {
+		if a, b := blockAfter(lo), blockAfter(hi); a < b {
+			c.fill(a*countBlock, min(p.n, b*countBlock), out[at[a]:at[b]])
+		}
+	})
 	return out
 }
 
@@ -153,8 +159,7 @@ func collectCounted[T any](p Pipe[T], opts []par.Option) []T {
 // goroutine. Where the pieces are short (dense), it counts them (k, if dense
 // has: otherwise -1), makes the result at its length, and fills it, as the
 // standard library's Split and Fields do; otherwise it appends them.
-func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool, k int) []T {
-	checkOpts(opts)
+func collectAlone[T any](p Pipe[T], dense bool, k int) []T {
 	c := p.count
 	if dense {
 		if k < 0 {
@@ -168,10 +173,9 @@ func collectAlone[T any](p Pipe[T], opts []par.Option, dense bool, k int) []T {
 	return c.all(p.n)
 }
 
-// countCover is the cover option of collectCounted's first call: a piece has
-// counted to the end of its last block. Not the text's gaps: a count reads
-// every byte.
-var countCover = cover.Option(func(pos int) int { return blockAfter(pos) * countBlock }).(par.Option)
+// countCovered is the cover of collectCounted's first call: a piece has
+// counted to the end of its last block.
+func countCovered(pos int) int { return blockAfter(pos) * countBlock }
 
 // blockAfter returns the first block of collectCounted that starts at or
 // after pos.
@@ -198,7 +202,8 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 			}
 		}
 	})
-	par.ForRange(p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) }, p.with(opts)...)
+	cfg := p.config(opts)
+	runFor("pipe.ForEach", &cfg, p.n, func(lo, hi int) { ls.run(lo, hi, struct{}{}) })
 }
 
 // Count returns the number of items of p. It runs p's stages on every item,
@@ -206,18 +211,19 @@ func (p Pipe[T]) ForEach(f func(T), opts ...par.Option) {
 // a pipe without any function of the caller's (a source, maybe cut by Take,
 // Skip, StepBy or Rev) answers from its length alone.
 func (p Pipe[T]) Count(opts ...par.Option) int {
+	cfg := configure(opts)
 	if p.oneToOne && p.bare {
-		checkOpts(opts)
 		return p.n
 	}
-	if p.count != nil {
-		return par.ReduceRange(p.n, 0, p.count.src.count, func(a, b int) int { return a + b }, opts...)
+	if p.count != nil { // a count reads every byte: no cover
+		return runReduce("pipe.Count", &cfg, p.n, 0, p.count.src.count, func(a, b int) int { return a + b })
 	}
 	ls := leavesOf(p, func(st *leafState[int]) func([]T) {
 		return func(xs []T) { st.acc += len(xs) }
 	})
-	return par.ReduceRange(p.n, 0, func(lo, hi int) int { return ls.run(lo, hi, 0) },
-		func(a, b int) int { return a + b }, p.with(opts)...)
+	cfg.Covered = p.cover
+	return runReduce("pipe.Count", &cfg, p.n, 0, func(lo, hi int) int { return ls.run(lo, hi, 0) },
+		func(a, b int) int { return a + b })
 }
 
 // Reduce combines the items of p with op, keeping their order. op must be
@@ -233,15 +239,6 @@ func (p Pipe[T]) Reduce(identity T, op func(T, T) T, opts ...par.Option) T {
 		panic("pipe: Reduce: op is nil")
 	}
 	return Fold(p, func() T { return identity }, op, op, opts...)
-}
-
-// checkOpts checks opts as every call of par does (a zero Option, a closed
-// pool) for a terminal that does not call par: a call on an empty range
-// does that and nothing else.
-func checkOpts(opts []par.Option) {
-	if len(opts) > 0 {
-		par.ForRange(0, func(int, int) {}, opts...)
-	}
 }
 
 // Find returns the first item of p, in order, for which pred is true, and
@@ -265,7 +262,8 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 			}
 		}
 	})
-	found := par.ReduceRange(p.n, (*hit)(nil), func(lo, hi int) *hit {
+	cfg := p.config(opts)
+	found := runReduce("pipe.Find", &cfg, p.n, (*hit)(nil), func(lo, hi int) *hit {
 		st := ls.get(lo)
 		bd.Scan(lo, hi, func(a, c int) int {
 			if st.feed(a, c); st.acc != nil {
@@ -276,7 +274,7 @@ func (p Pipe[T]) Find(pred func(T) bool, opts ...par.Option) (T, bool) {
 		h := st.acc
 		ls.put(st, hi) // not deferred: a state whose callback panicked is dropped
 		return h
-	}, leftmost[hit], p.with(opts)...)
+	}, leftmost[hit])
 	if found == nil {
 		var zero T
 		return zero, false
@@ -304,13 +302,14 @@ func (p Pipe[T]) Any(pred func(T) bool, opts ...par.Option) bool {
 			}
 		}
 	})
-	par.ForRange(p.n, func(lo, hi int) {
+	cfg := p.config(opts)
+	runFor("pipe.Any", &cfg, p.n, func(lo, hi int) {
 		st := ls.get(lo)
 		for a := lo; a < hi && !hit.Load(); a = batchEnd(a, hi) {
 			st.feed(a, batchEnd(a, hi))
 		}
 		ls.put(st, hi)
-	}, p.with(opts)...)
+	})
 	return hit.Load()
 }
 
@@ -331,13 +330,13 @@ func (p Pipe[T]) All(pred func(T) bool, opts ...par.Option) bool {
 // collected items (NaN wins for floats), or the zero value and false if there
 // are none.
 func Min[T cmp.Ordered](p Pipe[T], opts ...par.Option) (T, bool) {
-	return pick(p, func(a, b T) T { return min(a, b) }, opts)
+	return pick(p, "pipe.Min", func(a, b T) T { return min(a, b) }, opts)
 }
 
 // Max returns the greatest item of p and true, as slices.Max would over the
 // collected items, or the zero value and false if there are none.
 func Max[T cmp.Ordered](p Pipe[T], opts ...par.Option) (T, bool) {
-	return pick(p, func(a, b T) T { return max(a, b) }, opts)
+	return pick(p, "pipe.Max", func(a, b T) T { return max(a, b) }, opts)
 }
 
 type maybe[T any] struct {
@@ -345,7 +344,7 @@ type maybe[T any] struct {
 	ok bool
 }
 
-func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) {
+func pick[T any](p Pipe[T], name string, better func(a, b T) T, opts []par.Option) (T, bool) {
 	ls := leavesOf(p, func(st *leafState[maybe[T]]) func([]T) {
 		return func(xs []T) {
 			m := &st.acc
@@ -358,7 +357,8 @@ func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) 
 			}
 		}
 	})
-	r := par.ReduceRange(p.n, maybe[T]{}, func(lo, hi int) maybe[T] { return ls.run(lo, hi, maybe[T]{}) }, func(a, b maybe[T]) maybe[T] {
+	cfg := p.config(opts)
+	r := runReduce(name, &cfg, p.n, maybe[T]{}, func(lo, hi int) maybe[T] { return ls.run(lo, hi, maybe[T]{}) }, func(a, b maybe[T]) maybe[T] {
 		if !a.ok {
 			return b
 		}
@@ -366,6 +366,6 @@ func pick[T any](p Pipe[T], better func(a, b T) T, opts []par.Option) (T, bool) 
 			return a
 		}
 		return maybe[T]{better(a.v, b.v), true}
-	}, p.with(opts)...)
+	})
 	return r.v, r.ok
 }
