@@ -1,6 +1,7 @@
 package pipe
 
 import (
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/pairwise"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/split"
@@ -17,7 +18,7 @@ import (
 // hold as many items as their positions make, and the last bits may differ
 // from par.Sum's.
 func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
-	return reduceBlocks(p, pairwise.Add, opts)
+	return reduceBlocks("pipe.Sum", p, pairwise.Add, opts)
 }
 
 // Product returns the product of the items of p; 1 if there are none.
@@ -30,45 +31,41 @@ func Sum[T par.Number](p Pipe[T], opts ...par.Option) T {
 // overflow to Inf or an underflow to 0 may happen in one grouping and not in
 // another.)
 func Product[T par.Number](p Pipe[T], opts ...par.Option) T {
-	return reduceBlocks(p, pairwise.Mul, opts)
+	return reduceBlocks("pipe.Product", p, pairwise.Mul, opts)
 }
 
 // reduceBlocks is Sum (op pairwise.Add) or Product (pairwise.Mul): the blocks
 // of p's positions are folded and combined by package pairwise, as par.Sum's
-// are, and cut as the canonical tree cuts them, forking above a grain.
-func reduceBlocks[T par.Number](p Pipe[T], op pairwise.Op, opts []par.Option) T {
+// are, and cut only at the nodes of the canonical tree (split.Work.Tree).
+func reduceBlocks[T par.Number](name string, p Pipe[T], op pairwise.Op, opts []par.Option) T {
+	cfg := configure(opts)
 	n := split.Blocks(p.n)
-	t := blockTask[T]{p: &p, op: op, grain: max(1, n/(16*split.Probe().Workers)), ls: blockLeaves(p, op)}
-	if n <= t.grain || p.n <= split.StreamLen(8) {
-		configure(opts)
-		if n == 0 {
-			return pairwise.Identity[T](op)
-		}
+	if n == 0 {
+		return pairwise.Identity[T](op)
+	}
+	// Grains given in positions become blocks, so that no piece cuts a
+	// block of the canonical tree.
+	if cfg.Grain > 0 {
+		cfg.Grain = max(1, cfg.Grain/split.Block)
+	}
+	cfg.MinLen = max(1, cfg.MinLen/split.Block)
+	t := blockTask[T]{p: &p, op: op, ls: blockLeaves(p, op)}
+	minSeq := split.Blocks(split.StreamLen(8))
+	if n <= minSeq { // as the engine would, without building the work
 		return t.leaf(0, n)
 	}
-	var total T
-	par.Do(func(w *par.Worker) { total = t.tree(w, span{0, n}) }, opts...)
-	return total
+	return engine.Run(&cfg, n, split.Work[T]{Name: name, Tree: true,
+		MinSeq: minSeq,
+		Fold:   func(_ T, lo, hi int) T { return t.leaf(lo, hi) },
+		Merge:  pairwise.Combiner[T](op),
+	})
 }
 
-type span struct{ lo, hi int }
-
-// blockTask cuts a block range as the canonical tree does, forking above
-// grain blocks.
+// blockTask is what the leaves of Sum or Product share.
 type blockTask[T par.Number] struct {
-	p     *Pipe[T]
-	op    pairwise.Op
-	grain int
-	ls    *leaves[[4]T] // the leaves' feeders, reused by the leaves after them
-}
-
-func (t *blockTask[T]) tree(w *par.Worker, s span) T {
-	if s.hi-s.lo <= t.grain {
-		return t.leaf(s.lo, s.hi)
-	}
-	mid := split.Cut(s.lo, s.hi)
-	a, b := par.Join2(w, t.tree, span{s.lo, mid}, t.tree, span{mid, s.hi})
-	return pairwise.Combine(t.op, a, b)
+	p  *Pipe[T]
+	op pairwise.Op
+	ls *leaves[[4]T] // the leaves' feeders, reused by the leaves after them
 }
 
 // leaf reduces the blocks [lo, hi) on one goroutine, over the canonical
