@@ -30,7 +30,7 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	ok := false
 	defer func() {
 		if !ok {
-			w.Abandon(j)
+			w.abandon(j)
 		}
 	}()
 	a(w)

@@ -191,7 +191,7 @@ func (w *Worker) Unrecord(j *Job) int {
 	if j.forking {
 		w.unpend(j)
 		if j.pushed {
-			w.Abandon(j)
+			w.abandon(j)
 			j.pushed = false
 		}
 		j.forking = false

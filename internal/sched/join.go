@@ -79,12 +79,12 @@ func (w *Worker) Finish(j *Job) bool {
 // Done is the deferred end of a fork on every exit of its frame. A fork cut
 // short before Finish returned (its first half, or a task run while it waited,
 // panicked or called runtime.Goexit) takes j back unrun or waits for the thief
-// that took it (Abandon), so that no half of a fork outlives its frame, and a
+// that took it (abandon), so that no half of a fork outlives its frame, and a
 // Goexit too ends the goroutine only once the other half has finished. Then
 // the caller clears j and gives it back (Put). Owner only.
 func (w *Worker) Done(j *Job) {
 	if j.forking {
-		w.Abandon(j)
+		w.abandon(j)
 		j.forking = false
 	}
 }
@@ -112,10 +112,10 @@ func (w *Worker) Crowded() bool { return split.Crowded(w.dq.Len()) }
 // pushed (Crowded), as Finish counts one it took back. Owner only.
 func (w *Worker) RanInline() { w.local.inline++ }
 
-// Abandon is the end of a fork whose first half is panicking: it takes j back
+// abandon is the end of a fork whose first half is panicking: it takes j back
 // unrun, or waits for the thief that took it. j's own panic, if any, is dropped
 // in favour of the one in flight.
-func (w *Worker) Abandon(j *Job) {
+func (w *Worker) abandon(j *Job) {
 	for {
 		x := w.pop()
 		if x == j {

@@ -89,7 +89,7 @@ func Free[T any](w *Worker, t *T) {
 }
 
 // Records is a worker's stack of fork records of one type. The forks of one
-// worker nest: a fork ends (Finish or Abandon) before the fork that was running
+// worker nest: a fork ends (Finish or abandon) before the fork that was running
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
 // index step each way, and stays in the stack between uses with its run
@@ -109,7 +109,7 @@ const maxRecords = 256
 
 // Take returns a record of type T for a fork on w, whose first field is Job;
 // the fork gives it back with Put (a record that is not cached ignores it). A reused record holds what its last user left: its owner is
-// w, its panic was cleared when its fork ended (Finish, Abandon), and users
+// w, its panic was cleared when its fork ended (Finish, abandon), and users
 // clear their references before Put; so a user initializes only a fresh
 // record (see Job.HasRun). Owner only.
 func Take[T any](w *Worker) *T {
