@@ -72,7 +72,7 @@ func (c *Config) Current() *sched.Pool {
 // sched.Pool.Run).
 func (c *Config) Run(f func(w *sched.Worker)) {
 	if c.Pool != nil {
-		if !c.Pool.TryRun(f) { // closed since the call's options were resolved
+		if !c.Pool.Run(f) { // closed since the call's options were resolved
 			panic(ClosedError("OnPool: the pool was closed as the call began"))
 		}
 		return

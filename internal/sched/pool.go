@@ -87,19 +87,9 @@ func (p *Pool) Closed() bool { return p.closed.Load() }
 // call: it runs what f does and, while it waits for parts of it that other
 // workers stole, it runs other tasks of the pool. A call from inside a task of
 // p, at any depth, takes a seat of its own and cannot deadlock. A panic in f
-// propagates after every task f forked has finished. It panics with ErrClosed
-// if p is closed. Any goroutine.
-func (p *Pool) Run(f func(w *Worker)) {
-	w := p.acquire()
-	if w == nil {
-		panic(ErrClosed)
-	}
-	defer p.release(w)
-	f(w)
-}
-
-// TryRun is Run that reports false instead of panicking when p is closed.
-func (p *Pool) TryRun(f func(w *Worker)) bool {
+// propagates after every task f forked has finished. It reports false, and
+// does not call f, if p is closed. Any goroutine.
+func (p *Pool) Run(f func(w *Worker)) bool {
 	w := p.acquire()
 	if w == nil {
 		return false
@@ -191,8 +181,8 @@ func (p *Pool) Inject(j *Job) {
 	p.notify()
 }
 
-// Close stops the pool: calls and submissions made after it panic with
-// ErrClosed; the workers go on helping the calls in progress and running the
+// Close stops the pool: a Run made after it reports false, and a
+// submission panics with ErrClosed; the workers go on helping the calls in progress and running the
 // submitted tasks, then exit; Close returns once they have. So Close waits for
 // the calls in progress, and must not be called from a task of p. Any
 // goroutine; later calls do nothing.
@@ -240,7 +230,7 @@ func Default() *Pool {
 // looks it up once), retrying on the new default pool if p was retired in
 // between. It returns the pool that f ran on.
 func RunDefault(p *Pool, f func(w *Worker)) *Pool {
-	for !p.TryRun(f) {
+	for !p.Run(f) {
 		p = Default()
 	}
 	return p
