@@ -3,6 +3,7 @@ package par
 import (
 	"fmt"
 
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
 )
 
@@ -48,7 +49,7 @@ const MaxWorkers = 1 << 16
 // a call works on it too, so a call then keeps exactly GOMAXPROCS goroutines
 // busy; one worker per core as well measured up to 1.6x slower on 2 cores,
 // the Go scheduler's time slices holding a piece back.
-func DefaultWorkers() int { return sched.DefaultWorkers() }
+func DefaultWorkers() int { return engine.DefaultWorkers() }
 
 // NewPool starts a pool. Its workers park when there is no work and use no
 // CPU while parked. Call Close when done with it. Any number of goroutines
@@ -63,6 +64,9 @@ func NewPool(opts ...PoolOption) *Pool {
 			panic(fmt.Sprintf("par: NewPool: opts[%d] is a zero PoolOption: build options with Workers", i))
 		}
 		n = o.workers
+	}
+	if n == 0 {
+		n = engine.DefaultWorkers()
 	}
 	return &Pool{p: sched.New(n)}
 }
@@ -102,7 +106,7 @@ func (p *Pool) String() string {
 func (p *Pool) Stats() Stats { return p.checked("Stats").Stats() }
 
 // DefaultStats returns the counters of the shared default pool.
-func DefaultStats() Stats { return sched.Default().Stats() }
+func DefaultStats() Stats { return engine.Default().Stats() }
 
 // Stats are a pool's counters since it started: one WorkerStats per worker
 // goroutine (Workers), one for all the goroutines that made calls together

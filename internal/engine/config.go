@@ -48,7 +48,7 @@ func (c *Config) Lookup() *sched.Pool {
 	if c.def == nil {
 		// Looked up once a call: the lookup reads GOMAXPROCS, which takes
 		// the Go scheduler's global lock.
-		c.def = sched.Default()
+		c.def = Default()
 	}
 	return c.def
 }
@@ -65,7 +65,7 @@ func (c *Config) Current() *sched.Pool {
 		}
 		return c.Pool
 	}
-	return sched.Default()
+	return Default()
 }
 
 // Run calls f with a seat of the call's pool on the calling goroutine (see
@@ -77,7 +77,7 @@ func (c *Config) Run(f func(w *sched.Worker)) {
 		}
 		return
 	}
-	c.def = sched.RunDefault(c.Lookup(), f)
+	c.def = runDefault(c.Lookup(), f)
 }
 
 // ClosedError is the panic value of a call directed at a closed pool: an

@@ -24,7 +24,7 @@ func cpuTime(b *testing.B) time.Duration {
 // of idleness after a burst of work: a parked pool must burn nothing. Run it
 // with -benchtime 1x; the metric is CPU nanoseconds per idle second.
 func BenchmarkIdleCPU(b *testing.B) {
-	p := sched.New(0)
+	p := sched.New(max(1, runtime.GOMAXPROCS(0)-1))
 	defer p.Close()
 	for b.Loop() {
 		p.Run(func(w *sched.Worker) { fib(w, 25) })
@@ -40,7 +40,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 // (linger, TestLingerBound) costs in wall time at the end of a stream of
 // calls. Reports the median and the largest.
 func BenchmarkParkDelay(b *testing.B) {
-	p := sched.New(0)
+	p := sched.New(max(1, runtime.GOMAXPROCS(0)-1))
 	defer p.Close()
 	var lat []time.Duration
 	for b.Loop() {

@@ -23,7 +23,6 @@ func TestMain(m *testing.M) {
 // runtime.Goexit carries on as a new goroutine, which must exit on Close as
 // the others do. Nothing is ignored: every worker of the pool must be gone.
 func TestCloseEndsRestartedWorkers(t *testing.T) {
-	sched.Default().Run(func(*sched.Worker) {}) // its workers are in the snapshot
 	before := leakcheck.IgnoreCurrent()
 	p := sched.New(2)
 	for range 10 {

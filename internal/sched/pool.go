@@ -46,21 +46,14 @@ type Pool struct {
 	closeOnce sync.Once
 }
 
-// DefaultWorkers returns the number of workers a pool gets by default: one
-// fewer than runtime.GOMAXPROCS(0), and at least one, because the goroutine
-// that makes a call works on it too. With one worker per core as well, a call
-// keeps one goroutine more than there are cores busy, and the Go scheduler's
-// time slices then hold a piece back (go run ./bench -full -w W1,W2 -workers
-// N, with N one more than the cores against the default).
-func DefaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
-
-// New starts a pool of n workers; n <= 0 means DefaultWorkers().
+// New starts a pool of n workers, n >= 1 (how many a pool gets by default
+// is the engine's to say: engine.DefaultWorkers).
 func New(n int) *Pool { return newPool(n, nil) }
 
 // newPool is New with a fake clock for the linger (nil: the real one).
 func newPool(n int, fake func() int64) *Pool {
-	if n <= 0 {
-		n = DefaultWorkers()
+	if n < 1 {
+		panic("sched: New: a pool needs a worker at least")
 	}
 	p := &Pool{n: n, epoch: time.Now(), fake: fake, procs: int64(runtime.GOMAXPROCS(0)), cpus: runtime.NumCPU()}
 	p.workers = make([]*Worker, n)
@@ -194,44 +187,4 @@ func (p *Pool) Close() {
 		}
 		p.wg.Wait()
 	})
-}
-
-var (
-	defaultPool atomic.Pointer[Pool]
-	defaultMu   sync.Mutex
-)
-
-// Default returns the shared pool, starting it on first use with
-// DefaultWorkers() workers. When GOMAXPROCS has changed since, it starts a
-// pool of the new size and retires the old one, whose calls in progress still
-// complete. Any goroutine.
-func Default() *Pool {
-	p := defaultPool.Load() // a pool stored below is fully built before its Store
-	if p != nil && p.n == DefaultWorkers() {
-		return p
-	}
-	defaultMu.Lock()
-	defer defaultMu.Unlock()
-	p = defaultPool.Load() // under defaultMu: the latest store
-	n := DefaultWorkers()
-	if p != nil && p.n == n {
-		return p
-	}
-	np := New(n)
-	defaultPool.Store(np) // publishes np, built by New, to lock-free readers above
-	if p != nil {
-		go p.Close()
-	}
-	return np
-}
-
-// RunDefault is Run on p, the default pool as a call looked it up (Default
-// reads GOMAXPROCS, which takes the Go scheduler's global lock, so a call
-// looks it up once), retrying on the new default pool if p was retired in
-// between. It returns the pool that f ran on.
-func RunDefault(p *Pool, f func(w *Worker)) *Pool {
-	for !p.Run(f) {
-		p = Default()
-	}
-	return p
 }

@@ -208,22 +208,6 @@ func TestGOMAXPROCS1(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	// The default pool follows GOMAXPROCS.
-	require.Equal(t, 1, sched.Default().Workers())
-}
-
-func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
-	prev := runtime.GOMAXPROCS(0)
-	defer runtime.GOMAXPROCS(prev)
-	first := sched.Default()
-	require.Equal(t, max(1, prev-1), first.Workers(), "the caller is the other participant")
-	runtime.GOMAXPROCS(prev + 3)
-	second := sched.Default()
-	require.Equal(t, prev+2, second.Workers())
-	var got int
-	sched.RunDefault(sched.Default(), func(w *sched.Worker) { got = fib(w, 16) })
-	require.Equal(t, 987, got)
-	waitFor(t, "the old default pool to close", first.Closed)
 }
 
 func TestLostWakeup(t *testing.T) {

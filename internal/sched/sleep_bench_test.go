@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // ends. Run it at several GOMAXPROCS: go test ./internal/sched -run '^$'
 // -bench ComeUp -cpu 2,8.
 func BenchmarkComeUp(b *testing.B) {
-	p := sched.New(0)
+	p := sched.New(max(1, runtime.GOMAXPROCS(0)-1))
 	defer p.Close()
 	parts := p.Workers() + 1
 	var ups []time.Duration

@@ -1,0 +1,31 @@
+package engine_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/engine"
+	"github.com/weftgo/weft/internal/sched"
+)
+
+func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	first := engine.Default()
+	require.Equal(t, max(1, prev-1), first.Workers(), "the caller is the other participant")
+	require.Equal(t, first.Workers(), engine.DefaultWorkers())
+	runtime.GOMAXPROCS(prev + 3)
+	second := engine.Default()
+	require.Equal(t, prev+2, second.Workers())
+	var cfg engine.Config
+	ran := false
+	cfg.Run(func(w *sched.Worker) { ran = w.Pool() == second })
+	require.True(t, ran, "a call on the default pool runs on the current one")
+	for !first.Closed() { // the old default pool is retired
+		time.Sleep(time.Millisecond)
+	}
+	runtime.GOMAXPROCS(1)
+	require.Equal(t, 1, engine.Default().Workers(), "at least one worker")
+}
