@@ -3,6 +3,7 @@ package par
 import (
 	"sync/atomic"
 
+	"github.com/weftgo/weft/internal/carry"
 	"github.com/weftgo/weft/internal/sched"
 )
 
@@ -23,7 +24,7 @@ type scopeTasks struct {
 	call  uint64 // the scope's top-level call, whose waiting caller runs the tasks Go queues
 	// failure holds the first panic (or runtime.Goexit) of a task or of the
 	// scope's body.
-	failure atomic.Pointer[sched.Panic]
+	failure atomic.Pointer[carry.Panic]
 	// ended is set once every task has finished and the scope is returning,
 	// so that a task started later panics instead of running unwaited for.
 	ended atomic.Bool
@@ -67,13 +68,13 @@ func (c *scopeTasks) inject(j *sched.Job) {
 // recordPanic records the first panic of the scope: what recover returned in
 // the deferred call of a part that did not return normally (nil for a
 // runtime.Goexit). The panic keeps the stack where it began, which a crash
-// prints when the scope raises it again (see sched.Panic.Repanic). Any
+// prints when the scope raises it again (see carry.Panic.Repanic). Any
 // goroutine, in that deferred call.
 func (c *scopeTasks) recordPanic(r any) {
 	if c.failure.Load() != nil {
 		return // only the first one is kept, and the stack costs microseconds
 	}
-	c.failure.CompareAndSwap(nil, sched.Recovered(r))
+	c.failure.CompareAndSwap(nil, carry.Recovered(r))
 }
 
 // tasks returns s's tasks, or nil for a nil s, for check.

@@ -263,7 +263,7 @@ func (g *Group) fail(err error) {
 // the deferred call of a part that did not return normally (nil for a
 // runtime.Goexit), and stops the scope. The panic keeps the stack where it
 // began, which a crash prints when ScopeErr raises it again (see
-// sched.Panic.Repanic). Any goroutine, in that deferred call.
+// carry.Panic.Repanic). Any goroutine, in that deferred call.
 func (g *Group) panicked(r any) {
 	g.recordPanic(r)
 	g.stop.Store(true)

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/weftgo/weft/internal/carry"
 	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/split"
@@ -229,7 +230,7 @@ type seqSlot[E, V any] struct {
 	// caller after it sees done.
 	v   V
 	dur time.Duration
-	p   *sched.Panic
+	p   *carry.Panic
 	// here is set when the caller processed the piece; caller only.
 	here bool
 
@@ -253,7 +254,7 @@ func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
 	var s *seqSlot[E, V] // the piece being processed
 	defer func() {
 		if s != nil { // f panicked or called runtime.Goexit
-			s.p = sched.Recovered(recover())
+			s.p = carry.Recovered(recover())
 			r.active.Add(-1)
 			r.complete(s)
 		}
@@ -778,7 +779,7 @@ func (r *seqRun[E, V]) finish() {
 
 // cancel ends the pass: it drops the pieces that nobody has claimed, waits
 // for those being processed, and returns the first panic among them.
-func (r *seqRun[E, V]) cancel() *sched.Panic {
+func (r *seqRun[E, V]) cancel() *carry.Panic {
 	r.stopped = true
 	if r.ring == nil {
 		return nil
@@ -790,7 +791,7 @@ func (r *seqRun[E, V]) cancel() *sched.Panic {
 			break
 		}
 	}
-	var first *sched.Panic
+	var first *carry.Panic
 	for ; r.head < q; r.head++ {
 		s := r.ring[r.head%int64(len(r.ring))]
 		s.cancelled.Store(true) // its result is dropped: a piece not started is skipped

@@ -3,6 +3,7 @@ package sched
 import (
 	"reflect"
 
+	"github.com/weftgo/weft/internal/carry"
 	"github.com/weftgo/weft/split"
 )
 
@@ -77,7 +78,7 @@ type Task struct {
 	Job
 	f    func(w *Worker)
 	done chan struct{}
-	p    *Panic
+	p    *carry.Panic
 }
 
 func runTask(w *Worker, j *Job) {
@@ -85,7 +86,7 @@ func runTask(w *Worker, j *Job) {
 	normal := false
 	defer func() {
 		if !normal {
-			t.p = Recovered(recover())
+			t.p = carry.Recovered(recover())
 		}
 		close(t.done) // hands t.p and every write of f to the waiter
 	}()
@@ -121,7 +122,7 @@ func (t *Task) Wait() {
 }
 
 // Panicked returns what t panicked with, or nil; only after t has finished.
-func (t *Task) Panicked() *Panic { return t.p }
+func (t *Task) Panicked() *carry.Panic { return t.p }
 
 // funcJob is the job of Join: a closure.
 type funcJob struct {

@@ -3,6 +3,8 @@ package sched
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/weftgo/weft/internal/carry"
 )
 
 // Job is the header of every task a deque holds. A task type embeds Job as its
@@ -18,7 +20,7 @@ type Job struct {
 	// done is set once, by whoever ran the job, after panic is written; the
 	// owner reads panic only after it sees done.
 	done  atomic.Bool
-	panic *Panic
+	panic *carry.Panic
 
 	// next links the owner's free list; touched by the owner only.
 	next *Job
@@ -87,7 +89,7 @@ func (w *Worker) execute(j *Job) {
 		}
 		w.dropForks(fk, nb)
 		w.call = outer
-		j.panic = Recovered(recover())
+		j.panic = carry.Recovered(recover())
 		w.complete(j)
 	}()
 	j.run(w, j)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/weftgo/weft/internal/carry"
 	"github.com/weftgo/weft/internal/sched"
 	"github.com/weftgo/weft/internal/torture"
 )
@@ -116,7 +117,7 @@ func genRun(r *rand.Rand, seed uint64, budget int) *run {
 // latchScope is the test's own scope: a CountLatch, and the first failure.
 type latchScope struct {
 	l       sched.CountLatch
-	failure atomic.Pointer[sched.Panic]
+	failure atomic.Pointer[carry.Panic]
 }
 
 // task is a detached job of a latchScope.
@@ -135,7 +136,7 @@ func runTask(w *sched.Worker, j *sched.Job) {
 	defer func() {
 		if !normal {
 			r := recover()
-			s.failure.CompareAndSwap(nil, &sched.Panic{Value: r})
+			s.failure.CompareAndSwap(nil, &carry.Panic{Value: r})
 		}
 		k.t, k.s, k.n = nil, nil, nil
 		sched.Free(w, k)
@@ -207,7 +208,7 @@ func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) uint64 {
 				ok := false
 				defer func() {
 					if !ok {
-						ls.failure.CompareAndSwap(nil, &sched.Panic{Value: recover()})
+						ls.failure.CompareAndSwap(nil, &carry.Panic{Value: recover()})
 					}
 					ls.l.Done(w)
 				}()

@@ -1,12 +1,13 @@
-package sched_test
+package carry_test
 
 import (
 	"reflect"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"github.com/weftgo/weft/internal/sched"
+	"github.com/weftgo/weft/internal/carry"
 )
 
 // A Panic carries the stack of the goroutine where the panic began, across
@@ -15,20 +16,24 @@ import (
 //go:noinline
 func panicsWith(v any) { panic(v) }
 
-// recovered runs f and returns sched.Recovered of what it panicked with, as a
+type myErr struct{ code int }
+
+func (e *myErr) Error() string { return "my error " + strconv.Itoa(e.code) }
+
+// recovered runs f and returns carry.Recovered of what it panicked with, as a
 // task's runner does.
-func recovered(f func()) (p *sched.Panic) {
-	defer func() { p = sched.Recovered(recover()) }()
+func recovered(f func()) (p *carry.Panic) {
+	defer func() { p = carry.Recovered(recover()) }()
 	f()
 	return nil
 }
 
 // recoveredElsewhere is recovered on a goroutine of its own; f must not
 // return normally.
-func recoveredElsewhere(f func()) *sched.Panic {
-	ch := make(chan *sched.Panic, 1)
+func recoveredElsewhere(f func()) *carry.Panic {
+	ch := make(chan *carry.Panic, 1)
 	go func() {
-		defer func() { ch <- sched.Recovered(recover()) }() // sent also while a Goexit unwinds
+		defer func() { ch <- carry.Recovered(recover()) }() // sent also while a Goexit unwinds
 		f()
 	}()
 	return <-ch
@@ -38,7 +43,7 @@ func TestPanicKeepsItsFirstStack(t *testing.T) {
 	v := &myErr{code: 7}
 	first := recoveredElsewhere(func() { panicsWith(v) })
 	require.Same(t, v, first.Value)
-	require.Contains(t, string(first.Stack), "sched_test.panicsWith(", "the stack where the panic began")
+	require.Contains(t, string(first.Stack), "carry_test.panicsWith(", "the stack where the panic began")
 
 	t.Run("recover sees the original value", func(t *testing.T) {
 		require.PanicsWithValue(t, v, first.Repanic)

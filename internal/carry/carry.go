@@ -1,4 +1,9 @@
-package sched
+// Package carry carries a panic from the goroutine that ran a task to the
+// goroutine that waits for it, with its original value and the stack where
+// it began, and tells runtime.Goexit apart from a panic (as
+// golang.org/x/sync/singleflight does). The pool (package sched) carries its
+// jobs' panics with it, and package par its scopes' and sequences'.
+package carry
 
 import (
 	"bytes"
@@ -92,7 +97,7 @@ func Recovered(r any) *Panic {
 // Repanic's frame; once recovered and unwound, a later panic's stack no longer
 // has it, so an entry left behind cannot be mistaken for a later panic of the
 // same value.
-var repanicFrame = []byte("/internal/sched.(*Panic).Repanic(")
+var repanicFrame = []byte("/internal/carry.(*Panic).Repanic(")
 
 // inflight remembers the Panics that Repanic raised, by goroutine, for
 // Recovered. An entry that nobody takes (the caller recovered the value
