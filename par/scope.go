@@ -60,9 +60,8 @@ func (c *scopeTasks) push(sw *sched.Worker, j *sched.Job) {
 // inject starts the task j, which runs off the latch when it ends, through
 // the pool's shared queue. Any goroutine.
 func (c *scopeTasks) inject(j *sched.Job) {
-	j.SetCall(c.call)
 	c.latch.Add()
-	c.pool.Inject(j)
+	c.pool.Inject(j, c.call)
 }
 
 // recordPanic records the first panic of the scope: what recover returned in

@@ -553,7 +553,7 @@ func (r *seqRun[E, V]) inject() {
 	j.Init(nil, runSeqJob[E, V])
 	// A pool closed after the check may never run j: the caller claims
 	// whatever is left when it needs it.
-	r.pool.Inject(&j.Job)
+	r.pool.Inject(&j.Job, 0)
 }
 
 // between is the caller's turn between two pieces that it pulls: it hands

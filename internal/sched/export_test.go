@@ -59,7 +59,7 @@ func HoldTypeCacheBut[T any](w *Worker) {
 		if w.cache.keys[i] == nil {
 			w.cache.keys[i] = foreignType(i)
 		}
-		w.cache.stacks[i] = Records{recs: []*Job{nil}, top: 1}
+		w.cache.stacks[i] = recordStack{recs: []*Job{nil}, top: 1}
 	}
 }
 
@@ -105,7 +105,7 @@ func (p *Pool) Spawn(f func(w *Worker)) *Task {
 	defer p.leave() // after the push: a worker of a closing pool sees the job before the count drops
 	t := &Task{f: f, done: make(chan struct{})}
 	t.Job.Init(nil, runTask)
-	p.Inject(&t.Job)
+	p.Inject(&t.Job, 0)
 	return t
 }
 

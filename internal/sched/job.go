@@ -25,9 +25,9 @@ type Job struct {
 	// next links the owner's free list; touched by the owner only.
 	next *Job
 
-	// stack and place say where a fork record lives in its owner's Records
+	// stack and place say where a fork record lives in its owner's recordStack
 	// (nil for a record that is not cached); set once, read by the owner only.
-	stack *Records
+	stack *recordStack
 	place int
 	// forking is set from Begin until the fork ends (Finish, Done); owner
 	// only.
@@ -37,7 +37,7 @@ type Job struct {
 	pushed bool
 
 	// call is the top-level call the job belongs to (0: none), set by the
-	// worker that pushes it (Worker.Push, SetCall before Inject). A waiting
+	// worker that pushes it (Worker.Push, or Pool.Inject). A waiting
 	// caller takes only jobs of its own call (Worker.Wait). Atomic because a
 	// waiting caller reads it before it owns the job, racing the reuse of a
 	// record it read from a stale deque slot; what it decides then is undone
@@ -45,8 +45,8 @@ type Job struct {
 	call atomic.Uint64
 }
 
-// SetCall tags j as a job of call. Before j is pushed or injected.
-func (j *Job) SetCall(call uint64) {
+// setCall tags j as a job of call. Before j is pushed or injected.
+func (j *Job) setCall(call uint64) {
 	if j.call.Load() != call { // a reused record usually has it already: spare the store
 		j.call.Store(call)
 	}

@@ -164,12 +164,14 @@ func (p *Pool) exiting() bool {
 	return p.closed.Load() && p.calls.Load() == 0 && !p.hasWork()
 }
 
-// Inject submits a job that no worker waits for; a worker runs it soon. The
-// job's owner must be nil. Any goroutine.
-func (p *Pool) Inject(j *Job) {
+// Inject submits a job of call (Worker.Call; 0 for none) that no worker
+// waits for; a worker runs it soon. The job's owner must be nil. Any
+// goroutine.
+func (p *Pool) Inject(j *Job, call uint64) {
 	if j.owner != nil {
 		panic("sched: Inject of a job with an owner")
 	}
+	j.setCall(call)
 	p.inject.push(j)
 	p.notify()
 }

@@ -20,7 +20,7 @@ import (
 type typeCache struct {
 	keys   [16]reflect.Type
 	lists  [16]freeList
-	stacks [16]Records
+	stacks [16]recordStack
 	last   int // the slot found last: a recursion asks for one type again and again
 }
 
@@ -88,7 +88,7 @@ func Free[T any](w *Worker, t *T) {
 	}
 }
 
-// Records is a worker's stack of fork records of one type. The forks of one
+// recordStack is a worker's stack of fork records of one type. The forks of one
 // worker nest: a fork ends (Finish or abandon) before the fork that was running
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
@@ -99,7 +99,7 @@ func Free[T any](w *Worker, t *T) {
 // for a thief calls runtime.Goexit) never gives its record back; the next Put
 // below it then finds the stack higher than its own place and drops what is
 // above, so a record is reused only after a Put by the frame that took it.
-type Records struct {
+type recordStack struct {
 	recs []*Job // nil entries were dropped
 	top  int    // recs[:top] are in use
 }
@@ -145,13 +145,13 @@ func (j *Job) Put() {
 		return
 	}
 	if s.top != j.place+1 {
-		s.drop(j.place+1, s.top) // records above j were not given back: see Records
+		s.drop(j.place+1, s.top) // records above j were not given back: see recordStack
 	}
 	s.top = j.place
 }
 
 // drop forgets the records at [from, to) of s.
-func (s *Records) drop(from, to int) {
+func (s *recordStack) drop(from, to int) {
 	for i := from; i < to; i++ {
 		if r := s.recs[i]; r != nil {
 			r.stack = nil // a dropped record is nobody's to give back

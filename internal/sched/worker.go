@@ -128,7 +128,7 @@ func (w *Worker) random() uint64 {
 // mark (see Wait), so a push that loads waiting after storing the job either
 // sees the count and the mark, or is seen by that last look.
 func (w *Worker) Push(j *Job) {
-	j.SetCall(w.call)
+	j.setCall(w.call)
 	w.dq.Push(j)
 	p := w.pool
 	p.notify()
