@@ -23,5 +23,16 @@ func (p *Pool) Promotions() uint64 { return p.p.Promotions() }
 func JoinEager(w *Worker, a, b func(w *Worker)) { w.joinEager(a, b) }
 
 // HandlesChecked reports whether this platform tells goroutines apart for
-// the handle checks (sched.Worker.Mine).
-func HandlesChecked() bool { return sched.HandlesChecked() }
+// the handle checks (sched.Worker.Mine): whether a handle looked at from a
+// goroutine other than its holder's is not that goroutine's.
+func HandlesChecked() bool {
+	p := sched.New(1)
+	defer p.Close()
+	checked := false
+	p.Run(func(w *sched.Worker) {
+		foreign := make(chan bool)
+		go func() { foreign <- !w.Mine() }()
+		checked = <-foreign
+	})
+	return checked
+}

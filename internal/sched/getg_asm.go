@@ -7,6 +7,3 @@ package sched
 // one instruction (getg_*.s). A handle check compares it with its worker's
 // holder (Worker.Mine); it is never dereferenced.
 func getg() uintptr
-
-// HandlesChecked reports whether Mine tells goroutines apart here.
-func HandlesChecked() bool { return true }

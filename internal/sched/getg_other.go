@@ -5,6 +5,3 @@ package sched
 // getg returns 0 where no assembly reads the goroutine's identity: handles
 // are then not checked (Worker.Mine reports true).
 func getg() uintptr { return 0 }
-
-// HandlesChecked reports whether Mine tells goroutines apart here.
-func HandlesChecked() bool { return false }
