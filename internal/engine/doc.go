@@ -9,5 +9,7 @@
 // rest promises enough work it goes to the pool, cut in halves that thieves
 // may steal, and each piece that is not cut further runs as a leaf in steps
 // that look for hungry participants between them (reduce.go). Calls made
-// with the same function remember their elements' pace (site.go).
+// with the same function remember their elements' pace (site.go). The
+// engine also keeps the default pool, which follows GOMAXPROCS (pool.go),
+// and resolves par's options for par/pipe (Configure).
 package engine
