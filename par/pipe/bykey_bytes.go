@@ -39,10 +39,11 @@ func ReduceBytesBy[V any](p Pipe[[]byte], f func([]byte) ([]byte, V), op func(V,
 	}
 	merge := func(a, b keyed.Map[string, V]) keyed.Map[string, V] { return keyed.Merge(a, b, op) }
 	if sp, ok := p.spans.(*sepSpans[[]byte]); ok {
-		return foldSpansWith(p.n, sp, newKeyed[string, V], func(m keyed.Map[string, V], x []byte) {
+		opMerge := func(acc, other *V) { *acc = op(*acc, *other) }
+		return foldSpansWith(p.n, sp, keyed.NewStrings[V], func(m *keyed.Strings[V], x []byte) {
 			k, v := f(x)
-			keyed.AddBytes(m, k, v, op)
-		}, merge, p.with(opts)).Values()
+			m.AddBytes(k, v, op)
+		}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, opMerge) }, p.with(opts)).Map.Values()
 	}
 	return foldRuns(p, newKeyed[string, V], func(fo *folder[keyed.Map[string, V]]) func([][]byte) {
 		return func(xs [][]byte) {
@@ -72,10 +73,10 @@ func FoldBytesBy[V, A any](p Pipe[[]byte], f func([]byte) ([]byte, V), init func
 	}
 	mergeMaps := func(a, b keyed.Map[string, A]) keyed.Map[string, A] { return keyed.MergeInto(a, b, merge) }
 	if sp, ok := p.spans.(*sepSpans[[]byte]); ok {
-		return foldSpansWith(p.n, sp, newKeyed[string, A], func(m keyed.Map[string, A], x []byte) {
+		return foldSpansWith(p.n, sp, keyed.NewStrings[A], func(m *keyed.Strings[A], x []byte) {
 			k, v := f(x)
-			fold(keyed.AtBytes(m, k, init), v)
-		}, mergeMaps, p.with(opts))
+			fold(m.AtBytes(k, init), v)
+		}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, p.with(opts)).Map
 	}
 	return foldRuns(p, newKeyed[string, A], func(fo *folder[keyed.Map[string, A]]) func([][]byte) {
 		return func(xs [][]byte) {

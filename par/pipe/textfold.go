@@ -56,15 +56,31 @@ func (t *text[S]) firstAt(sep byte, lo, hi int) int {
 func reduceText[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func(V, V) V, opts []par.Option) (keyed.Map[K, V], bool) {
 	switch sp := p.spans.(type) {
 	case *sepSpans[string]:
+		if f, ok := any(f).(func(string) (string, V)); ok {
+			return any(reduceStrings(p.n, sp, f, op, p.with(opts))).(keyed.Map[K, V]), true
+		}
 		if f, ok := any(f).(func(string) (K, V)); ok {
 			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
 		}
 	case *sepSpans[[]byte]:
+		if f, ok := any(f).(func([]byte) (string, V)); ok {
+			return any(reduceStrings(p.n, sp, f, op, p.with(opts))).(keyed.Map[K, V]), true
+		}
 		if f, ok := any(f).(func([]byte) (K, V)); ok {
 			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
 		}
 	}
 	return nil, false
+}
+
+// reduceStrings is reduceSpans for string keys, looked up through an
+// index in front of each run's map (keyed.Strings).
+func reduceStrings[S ~string | ~[]byte, V any](n int, sp *sepSpans[S], f func(S) (string, V), op func(V, V) V, opts []par.Option) keyed.Map[string, V] {
+	merge := func(acc, other *V) { *acc = op(*acc, *other) }
+	return foldSpansWith(n, sp, keyed.NewStrings[V], func(m *keyed.Strings[V], x S) {
+		k, v := f(x)
+		m.Add(k, v, op)
+	}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, merge) }, opts).Map
 }
 
 // reduceSpans is ReduceBy over the pieces of a text that sp describes, cut
@@ -103,15 +119,29 @@ func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S
 func foldText[T any, K comparable, V, A any](p Pipe[T], f func(T) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) (keyed.Map[K, A], bool) {
 	switch sp := p.spans.(type) {
 	case *sepSpans[string]:
+		if f, ok := any(f).(func(string) (string, V)); ok {
+			return any(foldStrings(p.n, sp, f, init, fold, merge, p.with(opts))).(keyed.Map[K, A]), true
+		}
 		if f, ok := any(f).(func(string) (K, V)); ok {
 			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
 		}
 	case *sepSpans[[]byte]:
+		if f, ok := any(f).(func([]byte) (string, V)); ok {
+			return any(foldStrings(p.n, sp, f, init, fold, merge, p.with(opts))).(keyed.Map[K, A]), true
+		}
 		if f, ok := any(f).(func([]byte) (K, V)); ok {
 			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
 		}
 	}
 	return nil, false
+}
+
+// foldStrings is foldSpans for string keys (see reduceStrings).
+func foldStrings[S ~string | ~[]byte, V, A any](n int, sp *sepSpans[S], f func(S) (string, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[string, A] {
+	return foldSpansWith(n, sp, keyed.NewStrings[A], func(m *keyed.Strings[A], x S) {
+		k, v := f(x)
+		fold(m.At(k, init), v)
+	}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, opts).Map
 }
 
 // foldSpans is reduceSpans for FoldBy.
