@@ -1,7 +1,8 @@
 // Package keyed holds what an aggregation by key keeps (par's ReduceBy and
 // FoldBy, and pipe's): per key, the value of one run of adjacent pieces of
 // the range, folded in order, and the merge of two runs' maps that keeps the
-// order.
+// order; and, for string keys, an index in front of a run's map that finds
+// a key faster than the map does (Strings).
 package keyed
 
 // Map maps each key to the value folded so far. The values are held by

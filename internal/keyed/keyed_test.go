@@ -1,6 +1,8 @@
 package keyed_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -65,4 +67,69 @@ func TestBytesKeysAreCopied(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, func() {
 		keyed.AddBytes(m, []byte("ab"), 1, func(a, b int) int { return a + b })
 	}), "a key met before costs no allocation")
+}
+
+// Strings finds through its index what the map holds, for keys of every
+// length class words tells apart (under 4, 4 to 7, 8 to 16, longer), for
+// keys looked up as bytes that the caller then writes over, and past the
+// index's capacity, where it turns off and the map alone serves.
+func TestStringsAgainstMap(t *testing.T) {
+	add := func(a, b int) int { return a + b }
+	for _, keys := range []int{1, 100, 3000} {
+		s, m := keyed.NewStrings[int](), keyed.Map[string, int]{}
+		buf := make([]byte, 0, 64)
+		for i := range 20 * keys {
+			k := i * 7919 % keys
+			// Lengths 1 to 40, and keys that share their first and last 8
+			// bytes and their length but differ inside.
+			key := strings.Repeat("x", k%40) + strconv.Itoa(k)
+			if k%3 == 0 {
+				key = "abcdefgh" + strconv.Itoa(k) + strings.Repeat("-", 20) + "abcdefgh"
+			}
+			switch i % 4 {
+			case 0:
+				s.Add(key, 1, add)
+			case 1:
+				buf = append(buf[:0], key...)
+				s.AddBytes(buf, 1, add)
+				copy(buf, strings.Repeat("#", len(buf)))
+			case 2:
+				*s.At(key, func() int { return 0 }) += 1
+			case 3:
+				buf = append(buf[:0], key...)
+				*s.AtBytes(buf, func() int { return 0 }) += 1
+				copy(buf, strings.Repeat("#", len(buf)))
+			}
+			m.Add(key, 1, add)
+		}
+		require.Equal(t, m.Values(), s.Map.Values(), "%d keys", keys)
+	}
+}
+
+// After a merge the left Strings' index still points at the values the
+// merged map holds, whichever map was the larger.
+func TestStringsIndexSurvivesMerge(t *testing.T) {
+	add := func(a, b int) int { return a + b }
+	merge := func(acc, other *int) { *acc += *other }
+	for _, c := range []struct{ left, right []string }{
+		{[]string{"a", "b", "c"}, []string{"a"}},
+		{[]string{"a"}, []string{"a", "b", "c", "d"}},
+	} {
+		a, b := keyed.NewStrings[int](), keyed.NewStrings[int]()
+		for _, k := range c.left {
+			a.Add(k, 1, add)
+		}
+		for _, k := range c.right {
+			b.Add(k, 10, add)
+		}
+		a = keyed.MergeStrings(a, b, merge)
+		a.Add("a", 100, add) // through the index, which knew "a" before the merge
+		a.Add("d", 100, add) // a key the merge brought: through the map
+		require.Equal(t, 111, *a.Map["a"])
+		if len(c.right) == 4 {
+			require.Equal(t, 110, *a.Map["d"])
+		} else {
+			require.Equal(t, 100, *a.Map["d"])
+		}
+	}
 }

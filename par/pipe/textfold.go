@@ -176,10 +176,10 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 }
 
 // foldSpansWith is reduceSpans with the item's step given as add, for the
-// forms whose key is not f's result as it is (ReduceBytesBy, FoldBytesBy):
-// a call of add per piece, which costs nothing measurable beside f's
-// (W12f of go run ./bench, the two written out as reduceSpans is, and
-// through add: alternated runs, level).
+// forms whose keys go through an index (string keys, ReduceBytesBy,
+// FoldBytesBy): a call of add per piece, which costs nothing measurable
+// beside f's (W12f of go run ./bench, the two written out as reduceSpans
+// is, and through add: alternated runs, level).
 func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func() M, add func(m M, x S), merge func(a, b M) M, opts []par.Option) M {
 	return foldRange(n, init, func(fo *folder[M]) func(lo, hi int) {
 		var m M // fo.acc, read at each run: a merge may have replaced it
