@@ -87,11 +87,8 @@ func (s *Strings[V]) slot(w0, w1 uint64, n int) int {
 }
 
 // find returns the value of k in the index, or nil, k's words and the
-// first empty slot its probes met (-1 if none, or if the index is off).
+// first empty slot its probes met (-1 if none). The index must be on.
 func (s *Strings[V]) find(k string) (p *V, w0, w1 uint64, free int) {
-	if s.slots == nil {
-		return nil, 0, 0, -1
-	}
 	w0, w1 = words(k)
 	mask := len(s.slots) - 1
 	i := s.slot(w0, w1, len(k))
@@ -145,6 +142,10 @@ func (s *Strings[V]) hold(k string, w0, w1 uint64, p *V, free int) {
 
 // Add is Map.Add through the index.
 func (s *Strings[V]) Add(k string, v V, op func(V, V) V) {
+	if s.slots == nil {
+		s.Map.Add(k, v, op)
+		return
+	}
 	p, w0, w1, free := s.find(k)
 	if p != nil {
 		*p = op(*p, v)
@@ -162,6 +163,9 @@ func (s *Strings[V]) Add(k string, v V, op func(V, V) V) {
 
 // At is Map.At through the index.
 func (s *Strings[V]) At(k string, init func() V) *V {
+	if s.slots == nil {
+		return s.Map.At(k, init)
+	}
 	p, w0, w1, free := s.find(k)
 	if p != nil {
 		return p
@@ -174,6 +178,10 @@ func (s *Strings[V]) At(k string, init func() V) *V {
 // AddBytes is AddBytes through the index: k may be reused by the caller,
 // and a new key is copied once, as AddBytes copies it.
 func (s *Strings[V]) AddBytes(k []byte, v V, op func(V, V) V) {
+	if s.slots == nil {
+		AddBytes(s.Map, k, v, op)
+		return
+	}
 	view := unsafe.String(unsafe.SliceData(k), len(k)) // only looked up, never kept
 	p, w0, w1, free := s.find(view)
 	if p != nil {
@@ -197,6 +205,9 @@ func (s *Strings[V]) AddBytes(k []byte, v V, op func(V, V) V) {
 
 // AtBytes is AtBytes through the index (see AddBytes).
 func (s *Strings[V]) AtBytes(k []byte, init func() V) *V {
+	if s.slots == nil {
+		return AtBytes(s.Map, k, init)
+	}
 	view := unsafe.String(unsafe.SliceData(k), len(k)) // only looked up, never kept
 	p, w0, w1, free := s.find(view)
 	if p != nil {
