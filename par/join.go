@@ -223,6 +223,41 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	return
 }
 
+// Forks reports whether a fork on w must go through Join2 (or Worker.Join):
+// false while w's gate is closed, when Join2(w, fa, a, fb, b) would only
+// call fb(w, b) and then fa(w, a), touching nothing of w. A recursion whose
+// nodes cost a few nanoseconds tests it and, when it is false, calls itself
+// directly, which the compiler cannot do through Join2's function values:
+//
+//	func sum(w *par.Worker, t *Node) int {
+//		if t == nil {
+//			return 0
+//		}
+//		if w.Forks() {
+//			l, r := par.Join2(w, sum, t.L, sum, t.R)
+//			return l + r + t.V
+//		}
+//		r := sum(w, t.R) // fb's half first, as Join2 runs them
+//		return sum(w, t.L) + r + t.V
+//	}
+//
+// Written so, with Join2 called at once when Forks is true and the two
+// calls made in Join2's order when it is false, a recursion schedules as
+// with Join2 alone: the same forks are recorded and promoted, at the same
+// points, and panics take the same paths. Forks is true at the first levels
+// of a recursion, which Join2 records, and when another participant or the
+// pool's heartbeat asks for work; only w's owner, in Join2, closes the gate
+// again, so a true Forks is still true when Join2 loads the gate. fib(32)
+// forked so runs at about 0.95 of the plain recursion on one processor, and
+// Join2 alone at about 0.75 (see Join2 and BenchmarkFib).
+//
+// Forks costs one atomic load and is inlined. It only reads w, so it may be
+// given a handle the calling goroutine does not own, as Join2's fast path
+// may; a nil w panics with a message naming Forks.
+func (w *Worker) Forks() bool {
+	return atomic.LoadUint32((*uint32)(unsafe.Pointer(w))) != 0 // the gate, as Join2 loads it; set by the owner, and by askers on any goroutine
+}
+
 // joinEager is a fork for the sorts: it makes b stealable at once, as Join
 // does, while w's deque holds fewer than split.CrowdLen unstolen forks, and
 // past them runs b and then a as plain calls. A sort's leaves are coarse, so

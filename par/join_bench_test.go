@@ -47,7 +47,8 @@ var sink int
 
 // BenchmarkFib is W4 of docs/DESIGN.md: fib(32) with a fork at every level and
 // with a cutoff at n <= 20, against the sequential recursion and a goroutine
-// per call.
+// per call. forks is join2 in Worker.Forks' form, with direct calls while no
+// fork is wanted; the two report the steals a call saw, which should match.
 func BenchmarkFib(b *testing.B) {
 	const n = 32
 	b.Run("seq", func(b *testing.B) {
@@ -56,9 +57,10 @@ func BenchmarkFib(b *testing.B) {
 		}
 	})
 	b.Run("join2", func(b *testing.B) {
-		for b.Loop() {
-			par.Do(func(w *par.Worker) { sink = fib(w, n) })
-		}
+		doCounting(b, func(w *par.Worker) { sink = fib(w, n) })
+	})
+	b.Run("forks", func(b *testing.B) {
+		doCounting(b, func(w *par.Worker) { sink = fibForks(w, n) })
 	})
 	b.Run("closure", func(b *testing.B) {
 		for b.Loop() {
@@ -269,9 +271,20 @@ func treeSumJoin(w *par.Worker, n *treeNode) uint64 {
 
 var sinkU uint64
 
+// doCounting times par.Do(f) on the default pool and reports the steals a
+// call saw.
+func doCounting(b *testing.B, f func(w *par.Worker)) {
+	s0 := par.DefaultStats().Total().Steals
+	for b.Loop() {
+		par.Do(f)
+	}
+	b.ReportMetric(float64(par.DefaultStats().Total().Steals-s0)/float64(b.N), "steals/op")
+}
+
 // BenchmarkTreeSum is W14 of docs/DESIGN.md: the sum over a balanced tree of
 // 1,023 nodes (one call) and of 4,194,303, with a fork at every node, against
-// the plain recursion, left first and right first.
+// the plain recursion, left first and right first; forks is join2 in
+// Worker.Forks' form.
 func BenchmarkTreeSum(b *testing.B) {
 	for _, layers := range []int{10, 22} {
 		root := makeTree(layers)
@@ -287,9 +300,10 @@ func BenchmarkTreeSum(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("nodes=%d/impl=join2", nodes), func(b *testing.B) {
-			for b.Loop() {
-				par.Do(func(w *par.Worker) { sinkU = treeSumJoin2(w, root) })
-			}
+			doCounting(b, func(w *par.Worker) { sinkU = treeSumJoin2(w, root) })
+		})
+		b.Run(fmt.Sprintf("nodes=%d/impl=forks", nodes), func(b *testing.B) {
+			doCounting(b, func(w *par.Worker) { sinkU = treeSumForks(w, root) })
 		})
 		b.Run(fmt.Sprintf("nodes=%d/impl=worker.join", nodes), func(b *testing.B) {
 			for b.Loop() {
@@ -306,3 +320,4 @@ func BenchmarkDoEmpty(b *testing.B) {
 		par.Do(func(*par.Worker) {})
 	}
 }
+

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
@@ -15,6 +16,10 @@ const RecordDepth = split.RecordDepth
 func GateAtHandle(w *Worker) bool {
 	return (*uint32)(unsafe.Pointer(w)) == w.sched().Gate()
 }
+
+// Ask asks w for work, as a hungry participant or the heartbeat does: its
+// gate opens until its owner's next fork looks. Any goroutine.
+func Ask(w *Worker) { atomic.OrUint32(w.sched().Gate(), sched.GateAsk) }
 
 // Promotions returns how many recorded forks p's participants promoted.
 func (p *Pool) Promotions() uint64 { return p.p.Promotions() }

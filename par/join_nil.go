@@ -12,16 +12,21 @@ import (
 // recorded fork (join2Slow) or of a stolen half (runJoin2), and every
 // recursion records its first fork, so one of them is below any fast-path
 // fork; there nilFault reads the stack the fault left, and if its top is a
-// fault in Join2, the deferred call replaces the runtime's message by one
-// naming Join2 and the parameter. Other panics pass through untouched, with
+// fault in Join2 (or in Worker.Forks, whose one load is the gate's), the
+// deferred call replaces the runtime's message by one naming the function
+// and the parameter. Other panics pass through untouched, with
 // their value and their stack: nilFault only reads the stack, and only on
 // the way out of a cut-short fork.
 
 // nilFault returns the message of the panic in flight if it is the fault of
-// a nil w, fa or fb in Join2's fast path, or "". Called by a deferred
-// function while a panic (or runtime.Goexit) unwinds.
+// a nil w, fa or fb in Join2's fast path or of a nil w in Worker.Forks, or
+// "". Called by a deferred function while a panic (or runtime.Goexit)
+// unwinds.
 func nilFault() string {
 	f, ok := faultFrame()
+	if ok && f.Function == "github.com/weftgo/weft/par.(*Worker).Forks" {
+		return "par: Worker.Forks: w is nil" // its one load: the gate
+	}
 	if !ok || !strings.HasPrefix(f.Function, "github.com/weftgo/weft/par.Join2[") {
 		return ""
 	}

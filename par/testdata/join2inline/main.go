@@ -1,5 +1,5 @@
 // Command join2inline is a recursion with a fork at every call, built by
-// TestJoin2Inlines with the compiler's inlining report.
+// TestJoin2Inlines and TestForksInlines with the compiler's inlining report.
 package main
 
 import (
@@ -16,8 +16,22 @@ func fib(w *par.Worker, n int) int {
 	return x + y
 }
 
+// fibForks is fib in Worker.Forks' form.
+func fibForks(w *par.Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	if w.Forks() {
+		x, y := par.Join2(w, fibForks, n-1, fibForks, n-2)
+		return x + y
+	}
+	y := fibForks(w, n-2)
+	return fibForks(w, n-1) + y
+}
+
 func main() {
-	var f int
+	var f, g int
 	par.Do(func(w *par.Worker) { f = fib(w, 20) })
-	fmt.Println(f)
+	par.Do(func(w *par.Worker) { g = fibForks(w, 20) })
+	fmt.Println(f, g)
 }
