@@ -320,4 +320,3 @@ func BenchmarkDoEmpty(b *testing.B) {
 		par.Do(func(*par.Worker) {})
 	}
 }
-
