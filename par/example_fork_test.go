@@ -101,6 +101,45 @@ func ExampleJoin2() {
 	// Output: 832040
 }
 
+// node is a node of a binary tree.
+type node struct {
+	v    int
+	l, r *node
+}
+
+// sum forks only where a fork is wanted: at the first levels of the
+// recursion, and when a worker asks for work. Elsewhere it calls itself
+// directly, the right half first as Join2 runs its halves, and a node costs
+// about what it costs in the plain recursion.
+func sum(w *par.Worker, t *node) int {
+	if t == nil {
+		return 0
+	}
+	if w.Forks() {
+		l, r := par.Join2(w, sum, t.l, sum, t.r)
+		return l + r + t.v
+	}
+	r := sum(w, t.r)
+	return sum(w, t.l) + r + t.v
+}
+
+func build(layers int) *node {
+	if layers == 0 {
+		return nil
+	}
+	return &node{v: 1, l: build(layers - 1), r: build(layers - 1)}
+}
+
+// Worker.Forks lets a recursion whose nodes are tiny call itself directly
+// while no fork is wanted, and schedule as with Join2 alone.
+func ExampleWorker_Forks() {
+	root := build(16)
+	var n int
+	par.Do(func(w *par.Worker) { n = sum(w, root) })
+	fmt.Println(n, "nodes")
+	// Output: 65535 nodes
+}
+
 // A directory tree, as a map from each directory to its entries; the names
 // ending in "/" are directories.
 var dirTree = map[string][]string{
