@@ -144,6 +144,14 @@ func (s *suite) fibImpls(n int, cutoff bool) []impl {
 		resultImpl("sequential", kindSeq, "plain recursion", func() uint64 { return fib(n) }, u64String),
 		resultImpl("weft", kindWeft, about, func() uint64 { return weftFibDo(n, cutoff, s.opts) }, u64String),
 	}
+	if !cutoff {
+		impls = append(impls, resultImpl("weft Forks", kindWeft, "par.Do, par.Join2 where Worker.Forks, direct calls elsewhere",
+			func() uint64 {
+				var r uint64
+				par.Do(func(w *par.Worker) { r = weftFibForks(w, n) }, s.opts...)
+				return r
+			}, u64String))
+	}
 	return append(impls, s.forStrategies(opFib, func(st *strategy) (func() impl, bool) {
 		return func() impl {
 			im := resultImpl("", "", "", func() uint64 { return st.fib(e, n, c) }, u64String)

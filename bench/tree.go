@@ -52,6 +52,21 @@ func weftTreeSum(w *par.Worker, n *treeNode) uint64 {
 	return n.v + a + b
 }
 
+// weftTreeSumForks is weftTreeSum in par.Worker.Forks' form: Join2 where a
+// fork is wanted, and direct calls elsewhere, right first as Join2 runs
+// its halves.
+func weftTreeSumForks(w *par.Worker, n *treeNode) uint64 {
+	if n == nil {
+		return 0
+	}
+	if w.Forks() {
+		a, b := par.Join2(w, weftTreeSumForks, n.left, weftTreeSumForks, n.right)
+		return n.v + a + b
+	}
+	b := weftTreeSumForks(w, n.right)
+	return n.v + weftTreeSumForks(w, n.left) + b
+}
+
 // weftTreeSumJoin forks at every node with Worker.Join and closures.
 func weftTreeSumJoin(w *par.Worker, n *treeNode) uint64 {
 	if n == nil {
@@ -75,6 +90,7 @@ func (s *suite) treeImpls(layers int) []impl {
 		resultImpl("sequential", kindSeq, "plain recursion, left first", func() uint64 { return treeSumLeft(root) }, u64String),
 		resultImpl("seq right-first", kindSeq, "plain recursion, right first: the order Join2 runs its halves in", func() uint64 { return treeSumRight(root) }, u64String),
 		resultImpl("weft", kindWeft, "par.Do, par.Join2 at every node", do(weftTreeSum), u64String),
+		resultImpl("weft Forks", kindWeft, "par.Do, par.Join2 where Worker.Forks, direct calls elsewhere", do(weftTreeSumForks), u64String),
 		resultImpl("weft Worker.Join", kindWeft, "par.Do, Worker.Join with closures at every node", do(weftTreeSumJoin), u64String),
 	}
 }

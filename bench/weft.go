@@ -29,6 +29,21 @@ func weftFib(w *par.Worker, n int) uint64 {
 	return a + b
 }
 
+// weftFibForks is weftFib in par.Worker.Forks' form: Join2 where a fork is
+// wanted, and direct calls elsewhere, the second half first as Join2 runs
+// them.
+func weftFibForks(w *par.Worker, n int) uint64 {
+	if n < 2 {
+		return uint64(n)
+	}
+	if w.Forks() {
+		a, b := par.Join2(w, weftFibForks, n-1, weftFibForks, n-2)
+		return a + b
+	}
+	b := weftFibForks(w, n-2)
+	return weftFibForks(w, n-1) + b
+}
+
 // weftFibCutoff forks above the cutoff and runs the sequential fib below it.
 func weftFibCutoff(w *par.Worker, n int) uint64 {
 	if n <= fibCutoff {
