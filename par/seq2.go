@@ -10,8 +10,8 @@ import (
 // The body they pass to seq takes the pair as it comes: alone, it calls f(k,
 // v) at once, as the plain loop does, so a pair costs what an element of the
 // ...Seq form costs; on the pool, it copies the pair into a piece as a small
-// struct, and the pieces call f through a function of the pair (one call more
-// per pair, paid in parallel). Everything said of the ...Seq functions holds
+// struct, and the pieces call f with its two halves (forEachSeq2, mapSeq2).
+// Everything said of the ...Seq functions holds
 // for them: the sequence is pulled only by the caller, at most 4×P+2 pieces
 // are held at once, results come in the order of the sequence, and every call
 // of f happens before the pass returns.
@@ -38,7 +38,7 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 	if f == nil {
 		panic("par: ForEachSeq2: f is nil")
 	}
-	m := &forEachSeq[pair[K, V]]{f: func(p pair[K, V]) { f(p.k, p.v) }}
+	m := &forEachSeq2[K, V]{f2: f}
 	m.init(configure(opts), m, seqShape{})
 	m.run(func() {
 		seq(func(k K, v V) bool {
@@ -73,7 +73,8 @@ func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) i
 	}
 	c := configure(opts)
 	return func(yield func(R) bool) {
-		m := &mapSeq[pair[K, V], R]{f: func(p pair[K, V]) R { return f(p.k, p.v) }, yield: yield}
+		m := &mapSeq2[K, V, R]{f2: f}
+		m.yield = yield
 		var zero R
 		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
 		m.run(func() {
@@ -89,4 +90,32 @@ func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) i
 			})
 		})
 	}
+}
+
+// forEachSeq2 and mapSeq2 are forEachSeq and mapSeq over pairs, whose pieces
+// call f with the pair's two halves: a function of the pair wrapping f costs
+// one more call through a function value per pair.
+type forEachSeq2[K, V any] struct {
+	forEachSeq[pair[K, V]]
+	f2 func(K, V)
+}
+
+func (m *forEachSeq2[K, V]) leaf(_ int, in []pair[K, V], lo, hi int) struct{} {
+	for _, p := range in[lo:hi] {
+		m.f2(p.k, p.v)
+	}
+	return struct{}{}
+}
+
+type mapSeq2[K, V, R any] struct {
+	mapSeq[pair[K, V], R]
+	f2 func(K, V) R
+}
+
+func (m *mapSeq2[K, V, R]) leaf(k int, in []pair[K, V], lo, hi int) struct{} {
+	out := m.outs[k][lo:hi]
+	for i, p := range in[lo:hi] {
+		out[i] = m.f2(p.k, p.v)
+	}
+	return struct{}{}
 }

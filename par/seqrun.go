@@ -37,10 +37,11 @@ import (
 //
 //   - alone: each element goes through the operation at once on the caller,
 //     as in the plain loop, the body counting down to a look at the clock
-//     every few thousand elements. Every pass begins so, which keeps a short
-//     sequence about as cheap as a loop over a sequence that the compiler
-//     cannot inline; after a stint (split.PrefixBudget at first) it tries
-//     the pool.
+//     every few thousand elements (split.SeqStep: no further than the
+//     stint's end where an element is dear). Every pass begins so, which
+//     keeps a short sequence about as cheap as a loop over a sequence that
+//     the compiler cannot inline; after a stint (split.PrefixBudget at
+//     first) it tries the pool.
 //   - on the pool: pieces as above. A try begins with a dry piece, which the
 //     caller fills, processes and hands over itself: it measures a bound on
 //     what the pool could do, and a pool that cannot pay ends there (judge);
@@ -380,12 +381,13 @@ func (r *seqRun[E, V]) pooled() bool { return !r.alone || !r.look() }
 func (r *seqRun[E, V]) look() bool {
 	r.pos += r.step
 	now := time.Now()
-	r.costAlone = split.SeqSample(r.costAlone, r.step, now.Sub(r.looked))
+	d := now.Sub(r.looked)
+	r.costAlone = split.SeqSample(r.costAlone, r.step, d)
 	r.looked = now
 	el := now.Sub(r.stint)
 	if el <= r.stintLen && !seqFlip.Load() {
 		if r.shape.fixed == 0 {
-			r.step = min(r.step*split.PrefixGrowth, seqMaxStep)
+			r.step = split.SeqStep(r.step, seqMaxStep, d, r.stintLen-el)
 		}
 		r.left = r.step
 		return true

@@ -81,3 +81,23 @@ func TestSeqWindow(t *testing.T) {
 	assert.False(t, SeqKeep(1100, 1000, true), "slower than alone")
 	assert.False(t, SeqKeep(600, 1000, false), "no worker took part")
 }
+
+func TestSeqStep(t *testing.T) {
+	us := time.Microsecond
+	for _, c := range []struct {
+		name string
+		n    int
+		d    time.Duration
+		rest time.Duration
+		want int
+	}{
+		{"cheap: grows past the stint", 64, 2 * us, us, 512},
+		{"cheap: up to most", 4096, 100 * us, time.Millisecond, 4096},
+		{"dear: what the rest holds", 8, 8800 * time.Nanosecond, 10 * us, 9},
+		{"dear: grows within the rest", 1, 1100 * time.Nanosecond, 19 * us, 8},
+		{"dear: at least one", 1, 11 * us, 9 * us, 1},
+		{"dear: none left", 1, 11 * us, -us, 1},
+	} {
+		assert.Equal(t, c.want, SeqStep(c.n, 4096, c.d, c.rest), c.name)
+	}
+}
