@@ -109,6 +109,10 @@ func WaitParked(p *Pool) {
 // Contended reports whether p is marked contended (sched.Pool.Load).
 func Contended(p *Pool) bool { return p.p.Load().Contended }
 
+// Budget returns the budget of a prefix that meets p now (split.Budget of
+// its measured wake-up).
+func Budget(p *Pool) time.Duration { return split.Budget(p.p.Load().Wake) }
+
 // PrefixAgain is Prefix keeping what the site learned before. It begins
 // once every worker of the call's pool is parked, so that the prefix is cold:
 // a new pool's workers search before they first park, which made

@@ -202,8 +202,8 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 // TestPrefixStaysAloneWhileCallersFillTheProcessors: a call made while its
 // pool has as many calls in progress as processors hands no rest over, since
 // no processor is left to run it sooner than the caller: it runs its range
-// alone, in chunks of PrefixBudget's worth at its pace and then twice as
-// long each up to LongCall's (split.Prefix.Stay), looking again once a chunk
+// alone, in chunks of its budget's worth (split.Budget) at its pace and then twice as
+// long each up to four budgets' (split.Prefix.Stay), looking again once a chunk
 // whether one is free. A call that fills the processors itself runs a
 // rest of PrefixBudget or less alone, and hands a longer one over. The same
 // calls with processors to spare hand their rests over once their budget is
@@ -224,12 +224,12 @@ func TestPrefixStaysAloneWhileCallersFillTheProcessors(t *testing.T) {
 	hi, reads := run(long)
 	end()
 	require.Equal(t, long, hi, "with every processor taken, the prefix runs the whole call")
-	looks := 0
-	for left, look := long*time.Microsecond-split.PrefixBudget, split.PrefixBudget; left > 0; looks++ {
+	looks, budget := 0, par.Budget(pool)
+	for left, look := long*time.Microsecond-budget, budget; left > 0; looks++ {
 		left -= look
-		look = min(2*look, split.LongCall)
+		look = min(2*look, 4*budget)
 	}
-	assert.InDelta(t, looks, reads, 10, "clock reads: one a chunk, the chunks growing to LongCall")
+	assert.InDelta(t, looks, reads, 10, "clock reads: one a chunk, the chunks growing to four budgets")
 	hi, _ = run(long)
 	require.Less(t, hi, long, "once the other calls ended, the prefix hands its rest over again")
 
@@ -395,7 +395,7 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // that function sizes its first chunk by it: a short call runs in one chunk
 // and reads the clock twice. Two calls whose elements became ten times dearer
 // run their first chunk at the old pace (here the whole call, 40 µs, within
-// the bound of split.FirstLook): the first makes the record suspect (a
+// the bound of a quarter of split.PrefixBudget): the first makes the record suspect (a
 // stalled call measures the same), the second unsettles it; the call after
 // them runs blind, and the one after that starts from the new pace. Each
 // call here is one that times itself (TestShortCallsTimeThemselvesNowAndThen).
@@ -439,7 +439,7 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	assert.Greater(t, len(chunks), 2)
 	assert.Equal(t, 1000*cost, par.SitePace(f), "a call that confirms the new pace settles it")
 	_, _ = call(100, par.PrefixAgain)
-	assert.Equal(t, [2]int{0, int(split.FirstLook / cost)}, chunks[0], "FirstLook at the new pace")
+	assert.Equal(t, [2]int{0, int(split.PrefixBudget / 4 / cost)}, chunks[0], "a quarter of the budget at the new pace")
 }
 
 // chunkRecorder returns a range body that appends each chunk it is given to
@@ -565,7 +565,7 @@ func TestShortCallDrawsOnce(t *testing.T) {
 			c.call()
 			require.Equal(t, 1, draws, "%s, timed %v: draws a call", c.name, timed)
 			if timed {
-				// A call that something stalled past split.ShortCall (the
+				// A call that something stalled past a short call (the
 				// race detector, the collector) only marks a settled record
 				// suspect, keeping its pace (TestSiteRecords): one more
 				// timed call then teaches the site either way.

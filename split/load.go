@@ -34,25 +34,23 @@ func (l Load) Spare() int {
 	return l.Searching
 }
 
-// ContendedRest is the least rest that a call hands over while its pool is
-// contended. The worker woken for it waits behind the goroutines that hold
-// the processors, and the fork gains only where those goroutines leave a
-// processor free before the rest is done, at the end of a burst of calls.
-// 4 goroutines calling W2's body in turn on 2 processors (W11 of go run
-// ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
-// loop's speed handing rests over and at 0.98 alone; calls of 10,000
-// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
-const ContendedRest = 2 * LongCall
-
 // Alone reports whether a prefix that Next ended goes on alone rather than
 // hand its rest to a pool under load l. While more calls are in progress
 // than processors, a fork only adds to what waits for one; so it does while
-// the pool is contended, unless the rest takes ContendedRest or more; and
-// while as many calls as processors are in progress, a rest of
-// PrefixBudget or less gains less from a processor that a call might free
-// than its fork costs (ShortRest).
+// the pool is contended, unless the rest takes eight budgets (twice
+// longCall: 160 µs of PrefixBudget) or more; and while as many calls as
+// processors are in progress, a rest of a budget or less gains less from a
+// processor that a call might free than its fork costs (ShortRest).
+//
+// Under contention the worker woken for a rest waits behind the goroutines
+// that hold the processors, and the fork gains only where those goroutines
+// leave a processor free before the rest is done, at the end of a burst of
+// calls. 4 goroutines calling W2's body in turn on 2 processors (W11 of go
+// run ./bench) ran 1,000 to 1,500 elements (45-65 µs) at 0.93-0.96 of the
+// loop's speed handing rests over and at 0.98 alone; calls of 10,000
+// elements (450 µs) and more, which hand theirs over, run at 1.00-1.05.
 func (p *Prefix) Alone(l Load) bool {
 	return l.Calls > l.Procs ||
-		l.Contended && !p.RestAtLeast(ContendedRest) ||
+		l.Contended && !p.RestAtLeast(2*longCall(p.budget)) ||
 		l.Calls >= l.Procs && p.ShortRest()
 }

@@ -30,15 +30,15 @@ func endedPrefix(t *testing.T, n, done int, d time.Duration) Prefix {
 }
 
 func TestPrefixAlone(t *testing.T) {
-	// A rest of about 100 µs (between PrefixBudget and ContendedRest),
+	// A rest of about 100 µs (between the budget and eight budgets),
 	// and one of about 10 ms.
 	short := endedPrefix(t, 6_000, 1_000, 20*time.Nanosecond)
 	long := endedPrefix(t, 500_000, 1_000, 20*time.Nanosecond)
 	assert.False(t, short.Alone(Load{Calls: 1, Procs: 2}), "a processor free")
 	assert.True(t, short.Alone(Load{Calls: 3, Procs: 2}), "more calls than processors")
 	assert.True(t, long.Alone(Load{Calls: 3, Procs: 2}), "more calls than processors, whatever the rest")
-	assert.True(t, short.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest under ContendedRest")
-	assert.False(t, long.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest of ContendedRest or more")
+	assert.True(t, short.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest under eight budgets")
+	assert.False(t, long.Alone(Load{Calls: 1, Procs: 2, Contended: true}), "contended, a rest of eight budgets or more")
 	assert.False(t, short.Alone(Load{Calls: 2, Procs: 2}), "full, a rest over PrefixBudget")
 	tiny := endedPrefix(t, 1_500, 1_000, 20*time.Nanosecond)
 	assert.True(t, tiny.Alone(Load{Calls: 2, Procs: 2}), "full, a rest of PrefixBudget or less")

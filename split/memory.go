@@ -33,7 +33,8 @@ func (m Memory) Pace() Pace {
 	return Pace{N: 1000, D: time.Duration(m.PS)} // picoseconds an element, as 1000 elements' nanoseconds
 }
 
-// Short reports whether a call of n elements takes ShortCall or less at the
+// Short reports whether a call of n elements takes shortCall of PrefixBudget
+// (10.8 µs) or less at the
 // pace m predicts: the call that Prefix.Expect plans as one chunk, told with
 // a multiplication where the plan takes four divisions and a Prefix to fill
 // (ForRange over 100 cheap elements: 205.8 ns a call with the plan, 149.8
@@ -86,10 +87,12 @@ func Learn(old Memory, p Pace, ended bool) (Memory, bool) {
 	return m, true
 }
 
-// shortPS is ShortCall in picoseconds, the unit of a Memory's pace.
-const shortPS = uint64(ShortCall) * 1000
+// shortPS is shortCall(PrefixBudget) in picoseconds, the unit of a
+// Memory's pace: the pool is not looked up before a call is told short, so
+// its wake-up is not known (TestShortPS checks the arithmetic).
+const shortPS = uint64(PrefixBudget/4/8*5/4+2*(PrefixBudget/4)) * 1000
 
-// shortAt reports whether n elements take ShortCall or less at both paces a
+// shortAt reports whether n elements take shortCall(PrefixBudget) or less at both paces a
 // and b, in picoseconds an element.
 func shortAt(n int, a, b uint64) bool {
 	return uint64(n) <= shortPS && uint64(n)*max(a, b) <= shortPS
@@ -97,7 +100,7 @@ func shortAt(n int, a, b uint64) bool {
 
 // MinSample is the fewest elements whose time SplitPace trusts on its own,
 // and that a prefix handing its rest over teaches its site, unless they
-// took PrefixBudget or more: the time of a few cheap elements is the
+// took the prefix's budget or more: the time of a few cheap elements is the
 // clock's and the pool lookup's as much as theirs, and a pace far too dear
 // sent the next calls to the pool after their first element.
 const MinSample = 16
@@ -127,5 +130,5 @@ func SplitPace(measured, recorded Pace) Pace {
 // two clock reads take some 70 ns (go test ./par -run '^$' -bench Clock), 2%
 // of a call of W2's body over 100 elements (3.5 µs); a site whose elements
 // become dearer learns it within a few calls, each of which runs its one
-// chunk alone, as a timed call would (FirstLook's bound).
+// chunk alone, as a timed call would (firstLook's bound).
 const TimedOneIn = 8

@@ -62,8 +62,15 @@ func TestLearn(t *testing.T) {
 
 func TestMemoryShort(t *testing.T) {
 	m := Memory{PS: 10_000} // 10 ns an element
-	assert.True(t, m.Short(int(ShortCall/(10*time.Nanosecond))))
-	assert.False(t, m.Short(int(ShortCall/(10*time.Nanosecond))+1))
+	short := shortCall(PrefixBudget)
+	assert.True(t, m.Short(int(short/(10*time.Nanosecond))))
+	assert.False(t, m.Short(int(short/(10*time.Nanosecond))+1))
 	assert.False(t, Memory{}.Short(1), "nothing recorded")
 	assert.False(t, Memory{PS: 1, Unsettled: true}.Short(1), "unsettled")
+}
+
+// TestShortPS: the constant a short call is told by is shortCall of
+// PrefixBudget, in picoseconds.
+func TestShortPS(t *testing.T) {
+	assert.Equal(t, uint64(shortCall(PrefixBudget))*1000, shortPS)
 }

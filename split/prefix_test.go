@@ -50,7 +50,7 @@ func TestPrefixCover(t *testing.T) {
 // involves the pool ends about when its budget is spent, however the cost of
 // the elements changes along the range, and reads the clock a few times; it
 // ends sooner only once it has timed an eighth of its budget and the rest
-// promises to take LongCall or more at the pace seen, since the pool's help is
+// promises to take longCall or more at the pace seen, since the pool's help is
 // then certain to pay. Once caught: chunks that grew eightfold blindly ran
 // W3's quick prefix for about 230 µs against a budget of 20 µs while the pool
 // waited.
@@ -101,7 +101,7 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 			assert.True(t, el < split.PrefixBudget/2 || hi == 1, "a long call kept to the prefix past its first chunk for %v", el)
 			assert.GreaterOrEqual(t, el, split.PrefixBudget/8, "it stopped before it had timed an eighth of its budget")
 			rest := time.Duration(float64(el) * float64(tc.n-hi) / float64(hi))
-			assert.GreaterOrEqual(t, rest, split.LongCall, "it stopped early, yet at its pace the rest looked short")
+			assert.GreaterOrEqual(t, rest, split.LongCallOf(split.PrefixBudget), "it stopped early, yet at its pace the rest looked short")
 		})
 	}
 	t.Run("short call", func(t *testing.T) {
@@ -112,19 +112,38 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 	})
 }
 
+// TestBudget: a prefix's budget is four wake-ups of its pool, between
+// MinStep and PrefixBudget, and PrefixBudget while none is measured.
+func TestBudget(t *testing.T) {
+	for _, tc := range []struct {
+		wake, want time.Duration
+	}{
+		{0, split.PrefixBudget},
+		{-time.Microsecond, split.PrefixBudget},
+		{100 * time.Nanosecond, split.MinStep},
+		{2 * time.Microsecond, 8 * time.Microsecond},
+		{4 * time.Microsecond, 16 * time.Microsecond},
+		{5 * time.Microsecond, split.PrefixBudget},
+		{70 * time.Microsecond, split.PrefixBudget},
+	} {
+		assert.Equal(t, tc.want, split.Budget(tc.wake), "wake-up %v", tc.wake)
+	}
+}
+
 // TestLongRest: the rest that ends a prefix is twice its pool's wake-up,
-// between twice WarmLook and LongCall, and LongCall while none is measured.
+// between half and four times its budget, and four budgets while none is
+// measured.
 func TestLongRest(t *testing.T) {
 	for _, tc := range []struct {
 		wake, want time.Duration
 	}{
-		{0, split.LongCall},
-		{-time.Microsecond, split.LongCall},
-		{time.Microsecond, 2 * split.WarmLook},
-		{4 * time.Microsecond, 2 * split.WarmLook},
+		{0, 4 * split.PrefixBudget},
+		{-time.Microsecond, 4 * split.PrefixBudget},
+		{time.Microsecond, 2 * time.Microsecond},
+		{4 * time.Microsecond, 8 * time.Microsecond},
 		{15 * time.Microsecond, 30 * time.Microsecond},
-		{70 * time.Microsecond, split.LongCall},
-		{time.Millisecond, split.LongCall},
+		{70 * time.Microsecond, 4 * split.PrefixBudget},
+		{time.Millisecond, 4 * split.PrefixBudget},
 	} {
 		assert.Equal(t, tc.want, split.LongRest(tc.wake), "wake-up %v", tc.wake)
 	}
@@ -158,13 +177,47 @@ func TestPrefixMeet(t *testing.T) {
 	}
 	pf, el := run(split.Load{Procs: 2, Wake: 4 * time.Microsecond})
 	require.Less(t, pf.End(), n, "the rest goes to the pool")
-	assert.Less(t, el, split.PrefixBudget/2, "a pool that wakes in 4 µs waited for the budget")
-	assert.GreaterOrEqual(t, el, split.PrefixBudget/8, "it stopped before it had timed an eighth of its budget")
+	assert.Less(t, el, split.Budget(4*time.Microsecond)/2, "a pool that wakes in 4 µs waited for the budget")
+	assert.GreaterOrEqual(t, el, split.Budget(4*time.Microsecond)/8, "it stopped before it had timed an eighth of its budget")
 	assert.GreaterOrEqual(t, time.Duration(n-pf.End()), split.LongRest(4*time.Microsecond), "it handed over a short rest")
 
 	// A spare searcher: Meet is Warm.
 	_, warm := run(split.Load{Procs: 2, Searching: 1})
-	assert.LessOrEqual(t, warm, split.WarmLook, "a prefix that met a spare worker ran past WarmLook")
+	assert.LessOrEqual(t, warm, split.WarmLookOf(split.PrefixBudget), "a prefix that met a spare worker ran past warmLook")
+}
+
+// TestPrefixMeetFollowsTheWake: the budget a prefix meets follows its
+// pool's wake-up, and the times of its rules with it. A warm call of 8 µs
+// on a pool that wakes in 2 µs (a budget of 8 µs, a warm look of 2) hands a
+// rest over once a chunk has timed a quarter of a microsecond; under a
+// budget of PrefixBudget it would have run alone to its end, its rest never
+// twice a warm look of 5 µs.
+func TestPrefixMeetFollowsTheWake(t *testing.T) {
+	const n = 8_000 // 8 µs of 1 ns elements
+	for _, tc := range []struct {
+		wake   time.Duration
+		handed bool
+	}{{0, false}, {70 * time.Microsecond, false}, {2 * time.Microsecond, true}} {
+		c := fakeclock.New()
+		pf := split.NewPrefix(n, 1, c.Read())
+		pf.Meet(split.Load{Procs: 2, Searching: 1, Wake: tc.wake})
+		require.Equal(t, split.Budget(tc.wake), pf.Budget())
+		c.Charge(0, pf.End(), fakeclock.Uniform(1))
+		for pf.End() < n {
+			lo := pf.End()
+			if !pf.Next(c.Read()) {
+				break
+			}
+			c.Charge(lo, pf.End(), fakeclock.Uniform(1))
+		}
+		if !tc.handed {
+			assert.Equal(t, n, pf.End(), "wake-up %v: a warm call of 8 µs runs alone", tc.wake)
+			continue
+		}
+		require.Less(t, pf.End(), n, "wake-up %v: the rest goes to the pool", tc.wake)
+		assert.GreaterOrEqual(t, time.Duration(n-pf.End()), 2*split.WarmLookOf(pf.Budget()), "a rest of twice the warm look")
+		assert.LessOrEqual(t, c.Elapsed(), split.WarmLookOf(pf.Budget()), "handed over within the warm look")
+	}
 }
 
 // TestPrefixMinLen: no chunk of the prefix, and no rest it leaves, is
@@ -211,7 +264,7 @@ func TestPrefixShortRest(t *testing.T) {
 // TestPrefixStay: a prefix that Next has ended can go on alone (a call whose
 // pool has no processor to spare), a chunk of PrefixBudget's worth at the
 // pace so far first, then each twice as long as the one before up to
-// LongCall's worth, so that it looks again at first often and then less,
+// longCall's worth, so that it looks again at first often and then less,
 // until the call is done; no chunk, and no rest, shorter than the minimum
 // length.
 func TestPrefixStay(t *testing.T) {
@@ -249,7 +302,7 @@ func TestPrefixStay(t *testing.T) {
 				require.LessOrEqual(t, work, bound, "look %d: a chunk of %v, past %v", looks, work, look)
 				c.Charge(lo, pf.End(), fakeclock.Uniform(tc.cost))
 				looks++
-				look = min(2*look, split.LongCall)
+				look = min(2*look, split.LongCallOf(split.PrefixBudget))
 			}
 			assert.GreaterOrEqual(t, looks, tc.minLooks, "too few looks")
 			assert.LessOrEqual(t, looks, tc.maxLooks, "too many looks")
@@ -259,7 +312,7 @@ func TestPrefixStay(t *testing.T) {
 
 // TestWarmPrefix: a call that begins while a worker of its pool searches
 // hands its rest over as soon as a chunk long enough to time has shown that
-// the rest takes twice WarmLook or more, and not otherwise: a short call
+// the rest takes twice warmLook or more, and not otherwise: a short call
 // still runs alone, even when each read of the clock costs more than many
 // elements (70 ns here), which makes the first chunks look dear.
 func TestWarmPrefix(t *testing.T) {
@@ -304,9 +357,9 @@ func TestWarmPrefix(t *testing.T) {
 				return
 			}
 			require.Less(t, hi, tc.n, "the warm prefix should leave work for the pool")
-			assert.LessOrEqual(t, el, split.WarmLook, "it ran past WarmLook")
+			assert.LessOrEqual(t, el, split.WarmLookOf(split.PrefixBudget), "it ran past warmLook")
 			rest := time.Duration(tc.n-hi) * tc.cost
-			assert.GreaterOrEqual(t, rest, split.WarmLook, "it handed over a short rest")
+			assert.GreaterOrEqual(t, rest, split.WarmLookOf(split.PrefixBudget), "it handed over a short rest")
 			coldHi, coldEl := run(tc.n, tc.cost, false)
 			assert.True(t, coldHi == tc.n || coldEl >= el, "the cold prefix ended first (%v, warm %v)", coldEl, el)
 		})
@@ -314,12 +367,12 @@ func TestWarmPrefix(t *testing.T) {
 }
 
 // TestPrefixExpect: a prefix told the pace of its site's earlier calls runs
-// FirstLook's worth at that pace as its first chunk (the whole call when
-// little more is left, or when it takes ShortCall or less), so that a short
+// firstLook's worth at that pace as its first chunk (the whole call when
+// little more is left, or when it takes shortCall or less), so that a short
 // call is one chunk; a call that the
 // pace says is long runs only the eighth of the budget that Next needs to
-// hand it over, and a warm one the eighth of WarmLook. A wrong pace costs at
-// most ShortCall at the true pace before the prefix sees it, and what
+// hand it over, and a warm one the eighth of warmLook. A wrong pace costs at
+// most shortCall at the true pace before the prefix sees it, and what
 // follows is planned as without one. Once caught: a first chunk of one
 // element grew eightfold and read the clock four or five times in calls of
 // 3 to 10 µs (W11 of go run ./bench), 0.8 of the loop's speed.
@@ -346,12 +399,12 @@ func TestPrefixExpect(t *testing.T) {
 		return pf, chunks, c.Elapsed()
 	}
 	t.Run("short calls are one chunk", func(t *testing.T) {
-		for _, n := range []int{1, 2, 50, 100, 125, 156, 200, 269} { // 125 at 40 ns: FirstLook; 269: ShortCall
+		for _, n := range []int{1, 2, 50, 100, 125, 156, 200, 269} { // 125 at 40 ns: firstLook; 269: shortCall
 			_, chunks, _ := run(n, expected(40), 40)
 			assert.Equal(t, [][2]int{{0, n}}, chunks, "n=%d", n)
 		}
 	})
-	t.Run("longer calls start with FirstLook", func(t *testing.T) {
+	t.Run("longer calls start with firstLook", func(t *testing.T) {
 		for _, n := range []int{270, 300, 450} { // 450: 18 µs
 			pf, chunks, _ := run(n, expected(40), 40)
 			assert.Equal(t, [2]int{0, 125}, chunks[0], "n=%d", n)
@@ -369,14 +422,14 @@ func TestPrefixExpect(t *testing.T) {
 		warm = true
 		defer func() { warm = false }()
 		pf, chunks, _ := run(1000, expected(40), 40) // 40 µs
-		assert.Equal(t, [][2]int{{0, 20}}, chunks, "an eighth of WarmLook and a quarter more, then the pool")
+		assert.Equal(t, [][2]int{{0, 20}}, chunks, "an eighth of warmLook and a quarter more, then the pool")
 		assert.Equal(t, 20, pf.End())
 		_, chunks, _ = run(1000, expected(42), 40)
 		assert.Len(t, chunks, 1, "a pace that errs 5% dear still times the eighth")
-		_, chunks, _ = run(269, expected(40), 40) // ShortCall
+		_, chunks, _ = run(269, expected(40), 40) // shortCall
 		assert.Equal(t, [][2]int{{0, 269}}, chunks, "a short warm call: one chunk")
 		pf, chunks, _ = run(300, expected(40), 40) // 12 µs
-		assert.Equal(t, [2]int{0, 20}, chunks[0], "a warm call past ShortCall: an eighth of WarmLook and a quarter more")
+		assert.Equal(t, [2]int{0, 20}, chunks[0], "a warm call past shortCall: an eighth of warmLook and a quarter more")
 		assert.Less(t, pf.End(), 300, "then the pool")
 		_, chunks, _ = run(100, expected(40), 40)
 		assert.Equal(t, [][2]int{{0, 100}}, chunks)
@@ -384,7 +437,7 @@ func TestPrefixExpect(t *testing.T) {
 	t.Run("warm calls whose first elements are cheap", func(t *testing.T) {
 		// Once caught: W2's body costs x%100+1 steps, so the first chunk,
 		// sized at the average pace, took a fraction of an eighth of
-		// WarmLook; the next grew eightfold and handed the rest over some
+		// warmLook; the next grew eightfold and handed the rest over some
 		// 3 µs late (W11 at 25 to 120 µs a call: 1.6x -> 1.3x the loop).
 		c := fakeclock.New()
 		cost := func(i int) time.Duration {
@@ -405,7 +458,7 @@ func TestPrefixExpect(t *testing.T) {
 			c.Charge(lo, pf.End(), cost)
 		}
 		assert.Less(t, pf.End(), 2000, "the rest goes to the pool")
-		assert.LessOrEqual(t, c.Elapsed(), split.WarmLook/4, "handed over late")
+		assert.LessOrEqual(t, c.Elapsed(), split.WarmLookOf(split.PrefixBudget)/4, "handed over late")
 	})
 	t.Run("the pace of 1000 elements", func(t *testing.T) {
 		_, chunks, _ := run(100_000, split.Pace{N: 1000, D: 400}, 0) // 0.4 ns an element
@@ -427,11 +480,11 @@ func TestPrefixExpect(t *testing.T) {
 		pf, chunks, el := run(80_000, expected(1), 1000) // 80 µs expected: not long
 		require.Equal(t, [][2]int{{0, 5000}}, chunks, "the first chunk, then the pool")
 		assert.Less(t, pf.End(), 80_000)
-		assert.LessOrEqual(t, el, 1000*split.FirstLook*5/4, "the first chunk of a longer call")
-		n := int(split.ShortCall) // at 1 ns an element: a short call
+		assert.LessOrEqual(t, el, 1000*split.FirstLookOf(split.PrefixBudget)*5/4, "the first chunk of a longer call")
+		n := int(split.ShortCallOf(split.PrefixBudget)) // at 1 ns an element: a short call
 		_, chunks, el = run(n, expected(1), 1000)
 		require.Equal(t, [][2]int{{0, n}}, chunks, "a short call is one chunk")
-		assert.LessOrEqual(t, el, 1000*split.ShortCall, "the worst case the doc states")
+		assert.LessOrEqual(t, el, 1000*split.ShortCallOf(split.PrefixBudget), "the worst case the doc states")
 	})
 	t.Run("elements a thousand times cheaper", func(t *testing.T) {
 		pf, chunks, el := run(1_000_000, expected(1000), 1)

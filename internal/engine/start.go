@@ -145,7 +145,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		// enough to hide that pool's wake-up, and is warm if the pool has a
 		// spare searcher (split.Prefix.Meet). With a pace, the lookup counts in the first
 		// chunk's time. A warm first chunk is planned to time an eighth of
-		// WarmLook, and the first elements of a range may be cheaper than
+		// the warm look, and the first elements of a range may be cheaper than
 		// the rest (W2's are): looked up before the clock started, such a
 		// chunk timed short of its eighth and took a second one before the
 		// hand-over (W2's body over 1,000 elements from one caller, W11 of
@@ -170,7 +170,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		now := clock()
 		if !pf.Next(now) {
 			if pool == nil || !pf.Alone(pool.Load()) {
-				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
+				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= pf.Budget() {
 					st.learn(m, false)
 				}
 				lc := pf.LastChunk(now)

@@ -129,7 +129,7 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 		now := w.read()
 		if !pf.Next(now) {
 			if !pf.Alone(s.load()) {
-				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= split.PrefixBudget {
+				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= pf.Budget() {
 					c.site.learn(m, false)
 				}
 				lc := pf.LastChunk(now)
