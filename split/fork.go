@@ -17,7 +17,7 @@ import "time"
 // for a stolen half), and, on behalf of parked workers, by its pool's
 // heartbeat; it promotes only once Period has passed since its recursion
 // began or it last promoted, so that promotions cost at most a 1/PeriodCosts
-// share of the work, and a call shorter than MinPeriod never leaves its
+// share of the work, and a call shorter than PrefixBudget never leaves its
 // caller.
 
 // RecordDepth is how many levels of a recursion record their forks: a
@@ -32,23 +32,20 @@ const RecordDepth = 4
 // to promoting.
 const PeriodCosts = 20
 
-// MinPeriod bounds Period below: a recursion that takes less than MinPeriod
-// runs on its caller alone, where a handoff to a searching worker and the
-// wait for its return would cost more than they gain (a tree sum of 1,023
-// nodes takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023).
-// MaxPeriod bounds it above, the longest a hungry participant waits for a
-// promotion.
-const (
-	MinPeriod = 20 * time.Microsecond
-	MaxPeriod = time.Millisecond
-)
+// MaxPeriod bounds Period above, the longest a hungry participant waits for
+// a promotion.
+const MaxPeriod = time.Millisecond
 
 // Period returns the time between two promotions on one participant, from
 // cost, what a promotion costs its promoter on this pool as the pool
 // measured it (the push, and the wake-up of a parked worker when it needs
-// one; 0 before the first).
+// one; 0 before the first). It is never under PrefixBudget, the rule of a
+// range's prefix for the same question: a recursion that takes less runs on
+// its caller alone, where a handoff to a searching worker and the wait for
+// its return would cost more than they gain (a tree sum of 1,023 nodes
+// takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023).
 func Period(cost time.Duration) time.Duration {
-	return min(max(PeriodCosts*cost, MinPeriod), MaxPeriod)
+	return min(max(PeriodCosts*cost, PrefixBudget), MaxPeriod)
 }
 
 // ForkPlan is what a fork does (Fork).

@@ -9,15 +9,15 @@ import (
 )
 
 func TestPeriod(t *testing.T) {
-	assert.Equal(t, split.MinPeriod, split.Period(0), "before the first promotion")
-	assert.Equal(t, split.MinPeriod, split.Period(100*time.Nanosecond), "a push to a searching worker")
+	assert.Equal(t, split.PrefixBudget, split.Period(0), "before the first promotion")
+	assert.Equal(t, split.PrefixBudget, split.Period(100*time.Nanosecond), "a push to a searching worker")
 	assert.Equal(t, split.PeriodCosts*3*time.Microsecond, split.Period(3*time.Microsecond), "a wake-up")
 	assert.Equal(t, split.MaxPeriod, split.Period(time.Second))
 }
 
 func TestFork(t *testing.T) {
 	const k = split.RecordDepth
-	p := split.MinPeriod
+	p := split.PrefixBudget
 	cases := []struct {
 		name           string
 		depth, pending int
@@ -45,7 +45,7 @@ func TestFork(t *testing.T) {
 }
 
 func TestThiefRecursion(t *testing.T) {
-	p := split.MinPeriod
+	p := split.PrefixBudget
 	assert.Equal(t, time.Duration(0), split.StartAge(false, p), "the caller's own: a period before it leaves")
 	assert.Equal(t, p, split.StartAge(true, p), "a taken piece: at its first ask")
 	assert.True(t, split.Spreads(true, 3, 8, 8), "a taken piece while workers park")

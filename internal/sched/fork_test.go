@@ -21,7 +21,7 @@ func record(w *sched.Worker, n int) []*sched.Job {
 	for i := range js {
 		js[i] = new(sched.Job)
 		js[i].Init(w, func(*sched.Worker, *sched.Job) {})
-		w.Record(js[i], split.MinPeriod)
+		w.Record(js[i], split.PrefixBudget)
 	}
 	return js
 }
@@ -80,7 +80,7 @@ func TestTakenJobRecordsItsOwnLevels(t *testing.T) {
 func TestPromotionCountsLevelsAnew(t *testing.T) {
 	onWorker(t, 1, func(p *sched.Pool, w *sched.Worker) {
 		js := record(w, 3)
-		require.True(t, w.Promote(split.MinPeriod))
+		require.True(t, w.Promote(split.PrefixBudget))
 		assert.Equal(t, 0, w.Look().Depth, "after the promotion")
 		more := record(w, 2)
 		assert.Equal(t, 2, w.Look().Depth)
