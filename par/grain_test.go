@@ -175,12 +175,18 @@ func TestPrefixRunsItsPlan(t *testing.T) {
 		{"short", 1000, fakeclock.Uniform(1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// A pool of the test's own, which has not yet woken a worker for
+			// work: its wake-up unmeasured, the prefix follows the plan below,
+			// made without one. On the default pool it followed the wake-up
+			// that earlier tests left measured (split.Prefix.Meet).
+			pool := par.NewPool(par.Workers(1))
+			defer pool.Close()
 			c := fakeclock.New()
 			var got [][2]int
 			hi := par.Prefix(tc.n, c.Read, func(lo, hi int) {
 				got = append(got, [2]int{lo, hi})
 				c.Charge(lo, hi, tc.cost)
-			})
+			}, par.OnPool(pool))
 			plan := fakeclock.New()
 			pf := split.NewPrefix(tc.n, 1, plan.Read())
 			want := [][2]int{{0, pf.End()}}
@@ -401,6 +407,8 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 // call here is one that times itself (TestShortCallsTimeThemselvesNowAndThen).
 func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	defer par.SetDrawTimed(func() uint32 { return 0 })()
+	pool := par.NewPool(par.Workers(1)) // its wake-up unmeasured: see TestPrefixRunsItsPlan
+	defer pool.Close()
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
 	var chunks [][2]int
@@ -408,7 +416,7 @@ func TestPrefixLearnsItsSitesPace(t *testing.T) {
 	call := func(n int, prefix func(int, func() time.Time, func(lo, hi int), ...par.Option) int) (hi, reads int) {
 		chunks = nil
 		r0 := c.Reads
-		hi = prefix(n, c.Read, f)
+		hi = prefix(n, c.Read, f, par.OnPool(pool))
 		return hi, c.Reads - r0
 	}
 	hi, reads := call(1, par.Prefix)

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,12 +17,17 @@ import (
 
 // record makes n records on w, as n nested recorded forks do, and returns
 // them, oldest first.
-func record(w *sched.Worker, n int) []*sched.Job {
+func record(w *sched.Worker, n int) []*sched.Job { return recordEvery(w, n, split.PrefixBudget) }
+
+// recordEvery is record with the planner's period between promotions: the
+// heartbeat asks a recursion of w's own no sooner than a period after it
+// began.
+func recordEvery(w *sched.Worker, n int, period time.Duration) []*sched.Job {
 	js := make([]*sched.Job, n)
 	for i := range js {
 		js[i] = new(sched.Job)
 		js[i].Init(w, func(*sched.Worker, *sched.Job) {})
-		w.Record(js[i], split.PrefixBudget)
+		w.Record(js[i], period)
 	}
 	return js
 }
@@ -109,10 +115,17 @@ func TestTakenJobSpreads(t *testing.T) {
 			assert.GreaterOrEqual(t, l.Age, split.Period(l.Cost))
 		}
 		unrecord(t, w, js)
+		// The heartbeat, which began with that recursion, may have asked it
+		// after the look above; an ask stays until a look takes it, and
+		// would answer the next recursion's first look.
+		w.Look()
 
 		own := new(sched.Job)
 		own.Init(w, func(w *sched.Worker, _ *sched.Job) {
-			js := record(w, 1)
+			// A period no descheduling outlasts: the heartbeat, which asks
+			// for the parked worker once it has passed, cannot ask here, so
+			// an ask could only be the spreading of a taken job's forks.
+			js := recordEvery(w, 1, time.Hour)
 			assert.Greater(t, w.NotBefore(), p.Now(), "a recursion of w's own waits a period")
 			assert.False(t, w.Look().Asked, "nobody asked")
 			unrecord(t, w, js)
