@@ -22,15 +22,12 @@ const PrefixGrowth = 8
 // Budget returns the prefix's budget on a pool whose workers take wake from
 // a wake-up to the work it was for (Load.Wake): four wake-ups, never over
 // PrefixBudget nor under MinStep (so that an eighth of it still holds
-// several clock reads); PrefixBudget while unmeasured (wake <= 0). On this
-// VM (a wake-up of 47-105 µs) it is PrefixBudget and nothing changes; on
-// the simulator's bare metal (a wake-up of 4 µs) it is 16 µs, and calls of
-// W2's body of 20 µs to 2 ms back to back run 1-8% faster, first after an
-// idle spell as fast, and none slower than under PrefixBudget (a budget of
-// two wake-ups gained more, back to back, but W1's body over 30,000
-// elements, 10 µs, first after an idle spell on 64 participants, ran at
-// 0.79 of the loop instead of 0.98: the budget ran out with a rest of 2 µs
-// left for a parked pool).
+// several clock reads); PrefixBudget while unmeasured (wake <= 0). On a VM
+// whose wake-up is 47-105 µs it is PrefixBudget; on the simulator's bare
+// metal (a wake-up of 4 µs) it is 16 µs, where calls of W2's body of 20 µs
+// to 2 ms back to back run 1-8% faster than under PrefixBudget and none
+// slower (go run ./bench -sim, "Calls of 20 µs to 2 ms"; bench/RESULTS.md,
+// "The budget follows the wake-up", with the budgets tried and dropped).
 func Budget(wake time.Duration) time.Duration {
 	if wake <= 0 {
 		return PrefixBudget

@@ -12,21 +12,16 @@ import (
 // pointer, which a key of up to 16 bytes finds by comparing three words (its
 // length and two words of its bytes) in the table itself, where Go's map
 // hashes the key, matches a group's control bytes and compares it with the
-// stored key's bytes, read elsewhere. On W12's rows (413 stations) a loop
-// that calls ReduceBy's f and op through function values took 259-267 ms
-// on one core through the index against 292-302 ms through the map (the
-// hand-written loop over the map, all inlined: 264-269 ms), and ReduceBy
-// went from 0.93 to 1.00 of the hand-written program (W12 of go run
-// ./bench).
+// stored key's bytes, read elsewhere. On W12's rows (413 stations) it took
+// ReduceBy from 0.93 to 1.00 of the hand-written program (go run ./bench -w
+// W12 -c static -full; bench/RESULTS.md).
 //
 // The index only points into the map, which stays the whole truth: a key
 // not in the index is looked up in the map (one a merge brought in, or one
 // the index had no room for), and the index makes no result differ. It
 // holds at most maxSlots/4 keys (2,048); a run that meets more turns it off
-// and uses the map alone from then on, at the map's cost and a call more
-// (1M lookups of 5,000 keys through Add took 14.6-14.8 ms against 13.3-13.8
-// ms through Map.Add, of 50,000 keys 46.8-47.5 ms against 43.3-46.2, of 413
-// keys 7.8-7.9 ms against 12.1; one core). Its hash is seeded at random per
+// and uses the map alone from then on, at the map's cost and a call more.
+// Its hash is seeded at random per
 // map and a lookup probes at most maxProbes slots, so keys chosen to collide
 // cost a bounded number of compares each.
 //
@@ -35,10 +30,8 @@ type Strings[V any] struct {
 	Map Map[string, V]
 	// slots is the open-addressed table, a power of two long, held at most
 	// a quarter full: at that load a lookup mostly ends at its first slot,
-	// and the branches that decide it are predicted (W12's loop on one
-	// core took 286-301 ms with a table half full, 251-257 ms a quarter
-	// full, in a layout of 4-byte slots in front of the keys). nil when
-	// the index is off.
+	// and the branches that decide it are predicted. nil when the index is
+	// off.
 	slots []slot[V]
 	held  int
 	long  []string // the keys longer than 16 bytes, which slots point to
