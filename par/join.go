@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/weftgo/weft/internal/sched"
-	"github.com/weftgo/weft/split"
 )
 
 // Worker is the handle of the worker a task runs on. Functions that recurse in
@@ -75,24 +74,13 @@ func callPlain(_ *Worker, f func()) struct{} {
 // waits for its forker to fork again before a thief can have it).
 func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
 	sw := w.sched()
-	j := sched.Take[join2Job[B, RB]](sw)
-	j.fb, j.b = fb, b
-	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
-		j.Init(sw, runJoin2[B, RB])
-	}
-	sw.Begin(&j.Job)
-	defer func() {
-		sw.Done(&j.Job)
-		var zb B
-		var zrb RB
-		j.fb, j.b, j.rb = nil, zb, zrb // drop references before the record is reused
-		j.Put()
-	}()
+	j := sched.Fork(sw, join2Job[B, RB]{f: fb, x: b})
+	defer j.End(sw)
 	ra := fa(w, a)
-	if sw.Finish(&j.Job) {
-		j.rb = fb(w, b)
+	if j.Join(sw) {
+		j.V.r = fb(w, b)
 	}
-	return ra, j.rb // read before the deferred call clears it
+	return ra, j.V.r // read before the deferred call clears it
 }
 
 // Join calls a and b with worker handles, in parallel when a worker is free to
@@ -146,14 +134,14 @@ func nilFuncMessage(name, a, b string, aNil, bNil bool) string {
 
 // join2Job is the stealable half of a fork: fb of Join's, fa of Join2's.
 type join2Job[B, RB any] struct {
-	sched.Job
-	fb func(*Worker, B) RB
-	b  B
-	rb RB
+	f func(*Worker, B) RB
+	x B
+	r RB
 }
 
-func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[join2Job[B, RB]](j)
+// Run runs the half on a thief, or on its forker once a promotion took it
+// back unstolen.
+func (t *join2Job[B, RB]) Run(w *sched.Worker, _ bool) {
 	normal := false
 	defer func() {
 		if !normal {
@@ -163,7 +151,7 @@ func runJoin2[B, RB any](w *sched.Worker, j *sched.Job) {
 			}
 		}
 	}()
-	t.rb = t.fb(handle(w), t.b)
+	t.r = t.f(handle(w), t.x)
 	normal = true
 }
 
@@ -219,7 +207,7 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 	// checks (they cost 6 of the 80): a nil w, fa or fb faults in the line
 	// that uses it, and the recorded fork the fault unwinds through names it
 	// (see nilFault).
-	if atomic.LoadUint32((*uint32)(unsafe.Pointer(w))) != 0 { // the gate (sched.Worker.Gate), first in w; set by the owner, and by askers on any goroutine
+	if atomic.LoadUint32((*uint32)(unsafe.Pointer(w))) != 0 { // the gate (sched.Worker's first word); set by the owner, and by askers on any goroutine
 		f := fb
 		fb = func(_ *Worker, b B) RB { return join2Slow(&w, fa, a, f, b, &ra) }
 	}
@@ -279,12 +267,10 @@ func (w *Worker) Forks() bool {
 // promoted only at its forker's next fork). A panic in a crowded fork's b is
 // held until a has run, so that a's panic wins, as when b is stolen.
 func (w *Worker) joinEager(a, b func(w *Worker)) {
-	sw := w.sched()
-	if !sw.Crowded() {
+	if !w.sched().Crowded() { // counts the inline run if crowded
 		fork2(w, callHalf, a, callHalf, b)
 		return
 	}
-	sw.RanInline()
 	bDone := false
 	defer func() {
 		if bDone {
@@ -306,9 +292,11 @@ func join2ArgsMessage(faNil, fbNil bool) string {
 	return nilFuncMessage("Join2", "fa", "fb", faNil, fbNil)
 }
 
-// join2Slow is Join2 with its gate open: it asks the planner, and runs fb
-// and then fa as plain calls, or fb with fa recorded for a promotion to hand
-// to a thief. It clears *wp, and stores fa's result in *ra.
+// join2Slow is Join2 with its gate open: sched.Record asks the planner, and
+// join2Slow runs fb and then fa as plain calls, or fb with fa recorded for a
+// promotion to hand to a thief (or, for a recursion's first fork on one
+// processor, fb and fa with the gate closed until the fork ends). It clears
+// *wp, and stores fa's result in *ra.
 //
 // The record holds fa, which the fast path never replaces: escape analysis
 // follows a variable whatever it holds over time, and a record holding the
@@ -321,42 +309,19 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 		panic(join2ArgsMessage(fa == nil, fb == nil))
 	}
 	sw := w.sched()
-	if !sw.Mine() { // before anything of sw is touched: its records and deque are its owner's
+	j, step := sched.Record(sw, join2Job[A, RA]{f: fa, x: a})
+	switch step {
+	case sched.Foreign:
 		panic(foreignMessage("Join2", "w"))
-	}
-	l := sw.Look()
-	period := split.Period(l.Cost)
-	plan := split.Fork(l.Depth, l.Pending, l.Asked, l.Age, period, l.Procs)
-	if !plan.Record {
-		if l.Depth == 0 {
-			return join2Alone(w, sw, fa, a, fb, b, ra)
-		}
-		if plan.Promote {
-			sw.Promote(period)
-		}
-		sw.Open(plan.Look)
+	case sched.Plain:
 		rb := fb(w, b)
 		*ra = fa(w, a)
 		return rb
 	}
-	j := sched.Take[join2Job[A, RA]](sw)
-	j.fb, j.b = fa, a
-	if !j.HasRun() { // fresh: a reused record is still set up for sw (see sched.Take)
-		j.Init(sw, runJoin2[A, RA])
-	}
-	sw.Record(&j.Job, period)
-	if plan.Promote {
-		sw.Promote(period)
-	}
-	sw.Open(plan.Look)
+	normal := false
 	defer func() {
-		cut := j.Forking() // a panic or runtime.Goexit in fb
-		sw.Open(split.Looks(sw.Unrecord(&j.Job)))
-		var za A
-		var zra RA
-		j.fb, j.b, j.rb = nil, za, zra // drop references before the record is reused
-		j.Put()
-		if cut {
+		j.End(sw)
+		if !normal {
 			if msg := nilFault(); msg != "" {
 				recover() // the runtime's nil dereference, in Join2 at the line msg names
 				panic(msg)
@@ -364,32 +329,10 @@ func join2Slow[A, B, RA, RB any](wp **Worker, fa func(*Worker, A) RA, a A, fb fu
 		}
 	}()
 	rb := fb(w, b)
-	if sw.Settle(&j.Job) {
-		j.rb = fa(w, a)
+	if j.Join(sw) {
+		j.V.r = fa(w, a)
 	}
-	*ra = j.rb // read before the deferred call clears it
-	return rb
-}
-
-// join2Alone is the first fork of a recursion that records nothing (on one
-// processor, where nothing is promoted): its halves and every fork below
-// them are plain calls, the gate closed, and the gate opens again when the
-// fork ends, for the next recursion on the participant. Its deferred end
-// names a nil argument of a fork below it, as a recorded fork's does.
-func join2Alone[A, B, RA, RB any](w *Worker, sw *sched.Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B, ra *RA) RB {
-	sw.Open(false)
-	normal := false
-	defer func() {
-		sw.Open(true)
-		if !normal {
-			if msg := nilFault(); msg != "" {
-				recover()
-				panic(msg)
-			}
-		}
-	}()
-	rb := fb(w, b)
-	*ra = fa(w, a)
+	*ra = j.V.r // read before the deferred call clears it
 	normal = true
 	return rb
 }

@@ -9,7 +9,7 @@ import (
 // Join2's fast path has no room for nil checks within the compiler's
 // inlining budget, so a nil w, fa or fb faults where Join2 uses it: the gate's
 // load, or the call. The fault unwinds through the deferred call of a
-// recorded fork (join2Slow) or of a stolen half (runJoin2), and every
+// recorded fork (join2Slow) or of a stolen half (join2Job.Run), and every
 // recursion records its first fork, so one of them is below any fast-path
 // fork; there nilFault reads the stack the fault left, and if its top is a
 // fault in Join2 (or in Worker.Forks, whose one load is the gate's), the

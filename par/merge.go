@@ -27,7 +27,7 @@ package par
 // only reads). That takes a deferred call per merge, which on the normal path
 // costs a call that tests a flag. A fork, cut short by a panic or
 // runtime.Goexit, ends only once its other half has been taken back unrun or
-// has finished (sched.Worker.Done), so nothing is still being written once a
+// has finished (sched.Rec.End), so nothing is still being written once a
 // failure has unwound a step.
 
 const (

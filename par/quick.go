@@ -34,7 +34,7 @@ import (
 // the grain only ever swap two elements between two calls of cmp, so
 // wherever cmp panics or calls runtime.Goexit the slice holds a permutation
 // of its elements; a fork ends only once both of its halves have (see
-// sched.Worker.Done), so no piece is still being sorted once the failure has
+// sched.Rec.End), so no piece is still being sorted once the failure has
 // unwound the call.
 
 // quickBad is the number of bad partitions one path may make before its

@@ -18,33 +18,33 @@ import (
 
 // rangeJob is the stealable right half of a cut.
 type rangeJob[A any] struct {
-	sched.Job
 	lo, hi int
 	sp     split.Splitter
 	c      *call[A]
 	res    run[A]
 }
 
-func runRangeJob[A any](w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[rangeJob[A]](j)
+// Run runs the job's piece on w, a thief (or a worker the piece was handed
+// to), as a run of its own, under the call's profiler labels if it has
+// any.
+func (t *rangeJob[A]) Run(w *sched.Worker, stolen bool) {
 	if o := t.c.obs; o != nil && o.labels != nil {
-		runLabelled(w, o.labels, t, j)
+		runLabelled(w, o.labels, t, stolen)
 		return
 	}
-	t.run(w, j)
+	t.run(w, stolen)
 }
 
-// runLabelled is runRangeJob under the call's profiler labels.
-func runLabelled[A any](w *sched.Worker, labels context.Context, t *rangeJob[A], j *sched.Job) {
+// runLabelled is Run under the call's profiler labels.
+func runLabelled[A any](w *sched.Worker, labels context.Context, t *rangeJob[A], stolen bool) {
 	defer w.Label(w.Label(labels))
-	t.run(w, j)
+	t.run(w, stolen)
 }
 
-// run runs the job's piece on w, a thief (or a worker the piece was handed
-// to), as a run of its own.
-func (t *rangeJob[A]) run(w *sched.Worker, j *sched.Job) {
+// run runs the job's piece on w as a run of its own; stolen says whether
+// w is another worker than the one that cut it.
+func (t *rangeJob[A]) run(w *sched.Worker, stolen bool) {
 	c := t.c
-	stolen := w != j.Owner()
 	if c.w.Tree {
 		t.res = run[A]{acc: c.tree(w, t.lo, t.hi, t.sp, stolen), live: true}
 		return
@@ -85,17 +85,8 @@ func (c *call[A]) reduce(w *sched.Worker, lo, hi int, sp split.Splitter, stolen 
 // own, merged after r. The push wakes the call's own caller if it is
 // parked while it waits (sched.Worker.Push).
 func (c *call[A]) fork(w *sched.Worker, lo, mid, hi int, sp split.Splitter, r run[A]) run[A] {
-	j := sched.Take[rangeJob[A]](w)
-	j.lo, j.hi, j.sp, j.c = mid, hi, sp, c
-	if !j.HasRun() { // fresh: a reused record is still set up for w (see sched.Take)
-		j.Init(w, runRangeJob[A])
-	}
-	w.Begin(&j.Job)
-	defer func() {
-		w.Done(&j.Job)
-		j.c, j.res = nil, run[A]{} // drop references before the record is reused
-		j.Put()
-	}()
+	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c})
+	defer j.End(w)
 	r = c.reduce(w, lo, mid, sp, false, r)
 	if c.spare != nil && r.live {
 		// Reuse: the value is free while w waits, and a piece of the call
@@ -104,10 +95,10 @@ func (c *call[A]) fork(w *sched.Worker, lo, mid, hi int, sp split.Splitter, r ru
 		c.spare.give(w, r.acc)
 		r.live = false
 	}
-	if w.Finish(&j.Job) {
+	if j.Join(w) {
 		return c.reduce(w, mid, hi, sp, false, r)
 	}
-	return c.merge(r, j.res) // read before the deferred call clears it
+	return c.merge(r, j.V.res) // read before the deferred call clears it
 }
 
 // leaf folds [lo, hi), a piece that sp declined to cut, into r in the steps
@@ -191,22 +182,13 @@ func (c *call[A]) mergeAcc(left, right A) A {
 
 // forkTree is fork for a Tree call.
 func (c *call[A]) forkTree(w *sched.Worker, lo, mid, hi int, sp split.Splitter) A {
-	j := sched.Take[rangeJob[A]](w)
-	j.lo, j.hi, j.sp, j.c = mid, hi, sp, c
-	if !j.HasRun() {
-		j.Init(w, runRangeJob[A])
-	}
-	w.Begin(&j.Job)
-	defer func() {
-		w.Done(&j.Job)
-		j.c, j.res = nil, run[A]{}
-		j.Put()
-	}()
+	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c})
+	defer j.End(w)
 	left := c.tree(w, lo, mid, sp, false)
-	if w.Finish(&j.Job) {
+	if j.Join(w) {
 		return c.mergeAcc(left, c.tree(w, mid, hi, sp, false))
 	}
-	return c.mergeAcc(left, j.res.acc)
+	return c.mergeAcc(left, j.V.res.acc)
 }
 
 // descend is leaf for a Tree call: it walks the canonical tree below [lo,

@@ -11,11 +11,13 @@
 // parking protocol, which never loses a wake-up and keeps at most about half
 // the workers searching, is written up in README.md beside this file.
 //
-// A fork (Begin, Finish, Done) pushes one half as a Job and runs the other;
-// it then pops the job back and runs it inline, or, if a thief took it, runs
-// other work until the thief is done (Worker.Wait). A fork's record comes
-// from a per-worker stack of records of its type (Take, Job.Put), since a
-// worker's forks nest; detached tasks, which may end on another worker, use
+// A fork (Fork, Rec.Join, Rec.End) pushes one half as a Job and runs the
+// other; it then pops the job back and runs it inline, or, if a thief took
+// it, runs other work until the thief is done (Worker.Wait). A fork of a
+// recursion that found its gate open (Record) records its half privately
+// instead, for the planner to promote later (fork.go). A fork's record
+// comes from a per-worker stack of records of its type, since a worker's
+// forks nest; detached tasks, which may end on another worker, use
 // per-worker free lists (Alloc, Free). Either way a fork allocates nothing. A
 // worker whose deque already holds enough unstolen jobs for the thieves is
 // Crowded, and package par then runs its forks as plain calls, which makes a

@@ -2,6 +2,8 @@ package sched
 
 import (
 	"reflect"
+	"time"
+	"unsafe"
 
 	"github.com/weftgo/weft/internal/carry"
 	"github.com/weftgo/weft/split"
@@ -21,12 +23,12 @@ func SetParkHook(f func(w *Worker, marked bool)) {
 // IsPool reports whether w is one of the pool's own workers.
 func (w *Worker) IsPool() bool { return w.isPool }
 
-// Fork pushes j, runs a, and then syncs with j, as Join does with its own
+// ForkJob pushes j, runs a, and then syncs with j, as Join does with its own
 // record: it reports true if j came back unrun, and the caller must then do
 // j's work itself; false if a thief ran j, whose panic, if any, it re-raises.
-// If a panics, Fork takes j back or waits for its thief first. j must be
+// If a panics, ForkJob takes j back or waits for its thief first. j must be
 // initialized with w as its owner.
-func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
+func (w *Worker) ForkJob(j *Job, a func(w *Worker)) (inline bool) {
 	w.Push(j)
 	ok := false
 	defer func() {
@@ -36,7 +38,7 @@ func (w *Worker) Fork(j *Job, a func(w *Worker)) (inline bool) {
 	}()
 	a(w)
 	ok = true
-	return w.Finish(j)
+	return w.finish(j)
 }
 
 // FillTypeCache gives every free slot of w's record cache to a type that no
@@ -124,35 +126,65 @@ func (t *Task) Wait() {
 // Panicked returns what t panicked with, or nil; only after t has finished.
 func (t *Task) Panicked() *carry.Panic { return t.p }
 
-// funcJob is the job of Join: a closure.
-type funcJob struct {
-	Job
-	f func(w *Worker)
-}
+// funcHalf is the stealable half of Join: a closure.
+type funcHalf struct{ f func(w *Worker) }
 
-func runFuncJob(w *Worker, j *Job) { Payload[funcJob](j).f(w) }
+func (h *funcHalf) Run(w *Worker, _ bool) { h.f(w) }
 
 // Join runs a and b, in parallel if a thief takes b, and returns when both
-// have returned: the fork protocol (Begin, Finish, Done) with a closure for
-// the record, for the tests of the scheduler. It always pushes b; the crowded
-// path (split.CrowdLen) is package par's.
+// have returned: the fork protocol (Fork, Rec.Join, Rec.End) with a closure
+// for the record, for the tests of the scheduler. It always pushes b; the
+// crowded path (split.CrowdLen) is package par's.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	fj := Take[funcJob](w)
-	fj.f = b
-	if !fj.HasRun() { // fresh: a reused record is still set up for w (see Take)
-		fj.Init(w, runFuncJob)
-	}
-	w.Begin(&fj.Job)
-	defer func() {
-		w.Done(&fj.Job)
-		fj.f = nil // drop the closure before the record is reused
-		fj.Put()
-	}()
+	j := Fork(w, funcHalf{b})
+	defer j.End(w)
 	a(w)
-	if w.Finish(&fj.Job) {
+	if j.Join(w) {
 		b(w)
 	}
 }
+
+// Take and Put are the record cache's take and put.
+func Take[T any](w *Worker) *T { return take[T](w) }
+func (j *Job) Put()            { j.put() }
+
+// Gate returns the word a fork loads.
+func (w *Worker) Gate() *uint32 { return &w.gate }
+
+// GateFirst reports whether the gate is at a handle's own address, where
+// package par's forks load it.
+func GateFirst() bool { return unsafe.Offsetof(Worker{}.gate) == 0 }
+
+// ForkLook is what a fork that found its gate open learns (look).
+type ForkLook struct {
+	Depth     int           // records since the recursion began or last promoted
+	Asked     bool          // asked, or spreading
+	Age, Cost time.Duration // the recursion's age if asked; a promotion's cost
+}
+
+// Look takes the gate's ask, as a fork's look does, and returns the signals
+// the planner is given.
+func (w *Worker) Look() ForkLook {
+	cost := time.Duration(w.pool.beat.cost.Load())
+	asked, age := w.asked(split.Period(cost))
+	return ForkLook{Depth: w.fk.depth - w.fk.base, Asked: asked, Age: age, Cost: cost}
+}
+
+// Record records j, a fork's record initialized with w as its owner, as a
+// fork the planner records does, with period between promotions; the gate
+// is left as it is.
+func (w *Worker) Record(j *Job, period time.Duration) {
+	w.fk.plan = split.ForkPlan{Record: true, Look: w.fk.open}
+	w.fk.period = period
+	w.record(j)
+}
+
+// Settle, Unrecord, Promote and Open are the recorded fork's settle,
+// unrecord, promote and open.
+func (w *Worker) Settle(j *Job) bool                { return w.settle(j) }
+func (w *Worker) Unrecord(j *Job) int               { return w.unrecord(j) }
+func (w *Worker) Promote(period time.Duration) bool { return w.promote(period) }
+func (w *Worker) Open(on bool)                      { w.open(on) }
 
 // NewClocked is New with clock, in nanoseconds, timing the search's linger.
 func NewClocked(n int, clock func() int64) *Pool { return newPool(n, clock) }

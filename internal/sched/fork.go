@@ -14,9 +14,9 @@ import (
 // the participant's recursion wants its fork recorded (the planner keeps the
 // first few levels of each recursion recorded, its oldest and largest forks),
 // or another participant asked for work (GateAsk). A fork that finds the gate
-// open looks (Look), and package par asks the planner (split.Fork) what to
-// do: record this fork (Record), promote the oldest recorded fork that is
-// still pending (Promote: the one with the most work left), or neither.
+// open calls Record, which looks (look) and asks the planner (split.Fork)
+// what to do: record this fork, promote the oldest recorded fork that is
+// still pending (promote: the one with the most work left), or neither.
 //
 // A record is private until promoted: it costs no fence and no wake-up, and
 // no thief can see it, so a small call runs alone. Promotion pushes it on the
@@ -29,7 +29,7 @@ import (
 
 // Gate bits.
 const (
-	// GateRecord is the owner's: its next fork should record (Open).
+	// GateRecord is the owner's: its next fork should record (open).
 	GateRecord uint32 = 1 << iota
 	// GateAsk is set by a hungry participant or the heartbeat: promote.
 	GateAsk
@@ -44,6 +44,9 @@ type forks struct {
 	since    int64  // p.now() when the recursion began or last promoted
 	open     bool   // GateRecord is set
 	took     bool   // the recursion runs in a job taken from another (execute)
+
+	plan   split.ForkPlan // look's, for record
+	period time.Duration  // look's split.Period, for record
 }
 
 // heartbeat is a pool's timer that asks the participants inside a recursion
@@ -57,50 +60,87 @@ type heartbeat struct {
 	promotions atomic.Uint64              // promotions made, for tests and benchmarks
 }
 
-// Gate returns the word a fork loads, with sync/atomic, to choose its path:
-// zero means plain calls. The owner loads it; other goroutines set GateAsk.
-func (w *Worker) Gate() *uint32 { return &w.gate }
-
-// ForkLook is what a fork learns when it finds its gate open (Look).
-type ForkLook struct {
-	Depth   int           // records on the stack since the recursion began or last promoted
-	Pending int           // of them, those not run yet and not promoted
-	Asked   bool          // another participant or the heartbeat asked for work
-	Age     time.Duration // since the recursion began or last promoted; only if Asked
-	Cost    time.Duration // what a promotion costs its promoter on this pool
-	Procs   int           // the pool's processors (GOMAXPROCS when it started)
+// Ask asks w's participant for work, as a hungry participant or the
+// heartbeat does: its gate stays open until its owner's next fork looks.
+// Any goroutine.
+func (w *Worker) Ask() {
+	if atomic.LoadUint32(&w.gate)&GateAsk == 0 { // a load first keeps the line shared
+		atomic.OrUint32(&w.gate, GateAsk) // the owner's next fork sees it
+	}
 }
 
-// Look takes the gate's ask, if any, and returns the fork's signals. An ask
-// found by the first fork of a recursion is stale: it was meant for the
-// participant's previous work. A fork of a recursion that runs in a taken
-// job counts as asked, with its age at least a period, while the planner
-// says it spreads (split.Spreads). Owner only.
-func (w *Worker) Look() ForkLook {
+// Step is what a fork that found its gate open does (Record).
+type Step uint8
+
+const (
+	// Recorded: the fork was recorded, or, as a recursion's first fork on
+	// one processor, closed the gate to run alone; either way Record
+	// returned its record, and the fork joins and ends it (Rec.Join,
+	// Rec.End).
+	Recorded Step = iota
+	// Plain: the fork runs its halves as plain calls, the second first.
+	Plain
+	// Foreign: the calling goroutine does not own w (Worker.Mine), and
+	// nothing of w was touched.
+	Foreign
+)
+
+// look is the look of a fork that found its gate open: it checks that the
+// calling goroutine owns w, takes the gate's ask, and asks the planner
+// (split.Fork). A fork the planner does not record is done with here (its
+// promotion and the gate as the plan says); one it records, or the first
+// fork of a recursion that records nothing, leaves the plan for record.
+// Owner only.
+func (w *Worker) look() Step {
+	if !w.Mine() { // before anything of w is touched: its records and deque are its owner's
+		return Foreign
+	}
 	f := &w.fk
 	p := w.pool
-	l := ForkLook{Depth: f.depth - f.base, Pending: len(f.pend) - f.promoted, Procs: int(p.procs),
-		Cost: time.Duration(p.beat.cost.Load())} // a figure; orders nothing
+	period := split.Period(time.Duration(p.beat.cost.Load())) // a figure; orders nothing
+	asked, age := w.asked(period)
+	depth := f.depth - f.base
+	plan := split.Fork(depth, len(f.pend)-f.promoted, asked, age, period, int(p.procs))
+	if plan.Record || depth == 0 {
+		f.plan, f.period = plan, period
+		return Recorded
+	}
+	if plan.Promote {
+		w.promote(period)
+	}
+	w.open(plan.Look)
+	return Plain
+}
+
+// asked takes the gate's ask, if any, and reports whether the fork counts
+// as asked and, if so, its recursion's age. An ask found by the first fork
+// of a recursion is stale: it was meant for the participant's previous
+// work. A fork of a recursion that runs in a taken job counts as asked,
+// with its age at least period, while the planner says it spreads
+// (split.Spreads). Owner only.
+func (w *Worker) asked(period time.Duration) (asked bool, age time.Duration) {
+	f := &w.fk
+	p := w.pool
 	if atomic.LoadUint32(&w.gate)&GateAsk != 0 { // the asker's Or; orders nothing else
 		atomic.AndUint32(&w.gate, ^GateAsk)
 		if f.depth > 0 {
-			l.Asked = true
-			l.Age = time.Duration(p.now() - f.since)
+			asked = true
+			age = time.Duration(p.now() - f.since)
 		}
 	}
-	if f.depth > 0 && split.Spreads(f.took, p.Sleeping(), int(p.procs), p.cpus) {
-		if !l.Asked {
-			l.Asked = true
-			l.Age = time.Duration(p.now() - f.since)
+	if f.depth > 0 && f.took && split.Spreads(f.took, p.Sleeping(), int(p.procs), p.cpus) { // took first: spares the load
+		if !asked {
+			asked = true
+			age = time.Duration(p.now() - f.since)
 		}
-		l.Age = max(l.Age, split.Period(l.Cost))
+		age = max(age, period)
 	}
-	return l
+	return asked, age
 }
 
-// Open sets or clears GateRecord: whether the owner's next fork looks even
+// open sets or clears GateRecord: whether the owner's next fork looks even
 // if nobody asks. Owner only.
-func (w *Worker) Open(on bool) {
+func (w *Worker) open(on bool) {
 	if on == w.fk.open {
 		return
 	}
@@ -112,20 +152,30 @@ func (w *Worker) Open(on bool) {
 	}
 }
 
-// Record makes j, the record of a fork whose other half is about to run,
-// pending: private, until Promote pushes it. j is initialized with w as its
-// owner (see Begin). period is the planner's time between promotions on this
-// pool; the first record of a recursion starts the heartbeat with it. Owner
-// only.
-func (w *Worker) Record(j *Job, period time.Duration) {
+// record acts on the plan look left for j's fork, whose first half is about
+// to run: it makes j pending, private until promote pushes it, promotes as
+// the plan says, and sets the gate for the forks below; or, for a
+// recursion's first fork that records nothing, it closes the gate until
+// the fork ends. Owner only.
+func (w *Worker) record(j *Job) {
 	f := &w.fk
+	if !f.plan.Record {
+		j.kind = forkAlone
+		w.open(false)
+		return
+	}
+	j.kind = forkRecorded
 	if f.depth == 0 {
-		w.beginRecursion(period)
+		w.beginRecursion(f.period)
 	}
 	f.depth++
 	j.forking = true
 	j.pushed = false // a reused record's fork may have ended in a re-raised panic
 	f.pend = append(f.pend, j)
+	if f.plan.Promote {
+		w.promote(f.period)
+	}
+	w.open(f.plan.Look)
 }
 
 // beginRecursion notes the start of a recursion on w: its clock for the
@@ -141,10 +191,10 @@ func (w *Worker) beginRecursion(period time.Duration) {
 	}
 }
 
-// Promote pushes the oldest pending record, if any, for thieves, and
-// reports whether it did. period is as for Record: w may be asked again a
-// period from now. Owner only.
-func (w *Worker) Promote(period time.Duration) bool {
+// promote pushes the oldest pending record, if any, for thieves, and
+// reports whether it did. period is the planner's time between promotions
+// on this pool: w may be asked again a period from now. Owner only.
+func (w *Worker) promote(period time.Duration) bool {
 	f := &w.fk
 	if f.promoted == len(f.pend) {
 		return false
@@ -165,29 +215,29 @@ func (w *Worker) Promote(period time.Duration) bool {
 	return true
 }
 
-// Settle ends the half of j's fork that ran first, normally: it reports
-// true if j is still w's to run (never promoted, or taken back unstolen), and
-// the caller runs j's half itself; or it waits for the thief that took j
-// and reports false, re-raising the thief's panic (see Finish). Owner only.
-func (w *Worker) Settle(j *Job) bool {
+// settle ends the half of j's recorded fork that ran first, normally: it
+// reports true if j is still w's to run (never promoted, or taken back
+// unstolen), and the caller runs j's half itself; or it waits for the thief
+// that took j and reports false, re-raising the thief's panic (see finish).
+// Owner only.
+func (w *Worker) settle(j *Job) bool {
 	w.unpend(j)
 	if !j.pushed {
 		j.forking = false
 		w.local.inline++
 		return true
 	}
-	inline := w.Finish(j) // cut short by a Goexit, it leaves forking and pushed for Unrecord
+	inline := w.finish(j) // cut short by a Goexit, it leaves forking and pushed for unrecord
 	j.pushed = false
 	return inline
 }
 
-// Unrecord is the deferred end of a recorded fork, on every exit of its
-// frame: a fork cut short before Settle (a panic or runtime.Goexit in the
-// half that ran first) takes j back or waits for its thief (see Done). The caller
-// then clears j and gives it back (Put). It returns the records left on the
-// stack since the recursion began or last promoted (split.Fork's depth).
-// Owner only.
-func (w *Worker) Unrecord(j *Job) int {
+// unrecord is the end of a recorded fork, on every exit of its frame: a
+// fork cut short before settle (a panic or runtime.Goexit in the half that
+// ran first) takes j back or waits for its thief (see done). It returns the
+// records left on the stack since the recursion began or last promoted
+// (split.Fork's depth). Owner only.
+func (w *Worker) unrecord(j *Job) int {
 	if j.forking {
 		w.unpend(j)
 		if j.pushed {
@@ -213,7 +263,7 @@ func (w *Worker) takeForks(took bool) (outer forks, notBefore int64) {
 	outer = w.fk
 	notBefore = w.notBefore.Load() // the owner's own store; orders nothing
 	w.fk = forks{pend: outer.pend[len(outer.pend):], open: outer.open, took: took}
-	w.Open(true)
+	w.open(true)
 	return outer, notBefore
 }
 
@@ -223,14 +273,14 @@ func (w *Worker) dropForks(outer forks, notBefore int64) {
 	open := w.fk.open
 	w.fk = outer
 	w.fk.open = open
-	w.Open(outer.open)
+	w.open(outer.open)
 	if outer.depth > 0 {
 		w.notBefore.Store(notBefore) // read by askers; orders nothing
 	}
 }
 
 // unpend removes j, and any record above it whose frame ended without
-// Unrecord (a deferred call cut short by runtime.Goexit), from the pending
+// unrecord (a deferred call cut short by runtime.Goexit), from the pending
 // records, if j is there. Owner only.
 func (w *Worker) unpend(j *Job) {
 	f := &w.fk
@@ -239,7 +289,7 @@ func (w *Worker) unpend(j *Job) {
 		i--
 	}
 	if i < 0 {
-		return // taken out already, by Settle
+		return // taken out already, by settle
 	}
 	clear(f.pend[i:])
 	f.pend = f.pend[:i]
@@ -294,13 +344,6 @@ func (p *Pool) askAll(except *Worker) {
 		if nb := v.notBefore.Load(); nb == 0 || now < nb { // its owner's store; orders nothing
 			continue
 		}
-		if atomic.LoadUint32(&v.gate)&GateAsk == 0 { // a load first keeps the line shared
-			atomic.OrUint32(&v.gate, GateAsk) // the owner's next fork sees it
-		}
+		v.Ask()
 	}
 }
-
-// Forking reports whether j's fork is in progress: recorded (or begun) and
-// not yet settled. In the deferred end of a fork, true means that the half
-// run first was cut short by a panic or runtime.Goexit. Owner only.
-func (j *Job) Forking() bool { return j.forking }

@@ -15,6 +15,10 @@ import (
 // The forks of a recursion (fork.go): what a fork's look reports, and where
 // a recursion's recorded levels count from.
 
+// The gate is at a handle's own address: package par's forks load it
+// there, without an offset.
+func TestGateFirst(t *testing.T) { require.True(t, sched.GateFirst()) }
+
 // record makes n records on w, as n nested recorded forks do, and returns
 // them, oldest first.
 func record(w *sched.Worker, n int) []*sched.Job { return recordEvery(w, n, split.PrefixBudget) }

@@ -29,12 +29,14 @@ type Job struct {
 	// (nil for a record that is not cached); set once, read by the owner only.
 	stack *recordStack
 	place int
-	// forking is set from Begin until the fork ends (Finish, Done); owner
-	// only.
+	// forking is set from the fork's start (Fork, Record) until it ends
+	// (Rec.Join, Rec.End); owner only.
 	forking bool
 	// pushed is set while a record of a recursion is promoted (see fork.go);
 	// owner only.
 	pushed bool
+	// kind is the record's kind of fork (forkPushed, ...); owner only.
+	kind uint8
 
 	// call is the top-level call the job belongs to (0: none), set by the
 	// worker that pushes it (Worker.Push, or Pool.Inject). A waiting
@@ -53,9 +55,7 @@ func (j *Job) setCall(call uint64) {
 }
 
 // Init prepares j to run fn with owner waiting for it. Owner only, before the
-// job is pushed. A nil fn keeps the function of a reused record: a generic job
-// type should set it only on a fresh record (see HasRun), because making the
-// func value of a generic function's instantiation allocates.
+// job is pushed. A nil fn keeps the job's function.
 func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
 	if fn != nil {
 		j.run = fn
@@ -65,9 +65,6 @@ func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
 	// done is false: fresh records are zero, and whoever saw a record done
 	// resets it before reuse (see Wait), which keeps a fence off the fork path.
 }
-
-// HasRun reports whether j has a function, from an earlier Init. Owner only.
-func (j *Job) HasRun() bool { return j.run != nil }
 
 // Payload returns the task of type T whose first field is j. The caller
 // guarantees that j was embedded in a T.

@@ -11,9 +11,9 @@ import (
 
 // typeCache keeps a worker's job records by type, for reuse without the
 // allocator: free lists for detached tasks (Alloc, Free), and stacks for
-// forks (Take, Put). A slot belongs to one type at a time; a type whose slot
+// forks (take, put). A slot belongs to one type at a time; a type whose slot
 // another holds takes it over when none of the other's fork records is in
-// use (Take and Alloc), else allocates, so that a program that uses more
+// use (take and Alloc), else allocates, so that a program that uses more
 // types of call than the cache has slots does not leave a later type
 // allocating at every fork for good (go test -bench Pipeline -benchmem
 // ./par/pipe runs pipe's Max after every other terminal). Owner only.
@@ -89,16 +89,16 @@ func Free[T any](w *Worker, t *T) {
 }
 
 // recordStack is a worker's stack of fork records of one type. The forks of one
-// worker nest: a fork ends (Finish or abandon) before the fork that was running
+// worker nest: a fork ends (finish or abandon) before the fork that was running
 // when it began, whatever ran in between, since that ran on the same
 // goroutine. So a record is taken from the top and given back to it by an
 // index step each way, and stays in the stack between uses with its run
 // function set; each record knows its stack and its place in it. Owner only.
 //
-// A fork whose deferred call is itself cut short (a task run while Done waits
-// for a thief calls runtime.Goexit) never gives its record back; the next Put
+// A fork whose deferred call is itself cut short (a task run while End waits
+// for a thief calls runtime.Goexit) never gives its record back; the next put
 // below it then finds the stack higher than its own place and drops what is
-// above, so a record is reused only after a Put by the frame that took it.
+// above, so a record is reused only after a put by the frame that took it.
 type recordStack struct {
 	recs []*Job // nil entries were dropped
 	top  int    // recs[:top] are in use
@@ -107,12 +107,13 @@ type recordStack struct {
 // maxRecords bounds a stack: forks nested deeper than this allocate.
 const maxRecords = 256
 
-// Take returns a record of type T for a fork on w, whose first field is Job;
-// the fork gives it back with Put (a record that is not cached ignores it). A reused record holds what its last user left: its owner is
-// w, its panic was cleared when its fork ended (Finish, abandon), and users
-// clear their references before Put; so a user initializes only a fresh
-// record (see Job.HasRun). Owner only.
-func Take[T any](w *Worker) *T {
+// take returns a record of type T for a fork on w, whose first field is Job;
+// the fork gives it back with put (a record that is not cached ignores it).
+// A reused record holds what its last user left: its owner is w, its panic
+// was cleared when its fork ended (finish, abandon), and users clear their
+// references before put; so a user initializes only a fresh record, one
+// without a run function (see takeRec). Owner only.
+func take[T any](w *Worker) *T {
 	i := w.cache.claim(typeKey[T](), true)
 	if i < 0 {
 		return new(T)
@@ -137,9 +138,9 @@ func Take[T any](w *Worker) *T {
 	return t
 }
 
-// Put gives j back to its stack, once its fork has ended: nobody else can
+// put gives j back to its stack, once its fork has ended: nobody else can
 // reach it then. Owner only.
-func (j *Job) Put() {
+func (j *Job) put() {
 	s := j.stack
 	if s == nil {
 		return

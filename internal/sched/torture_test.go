@@ -188,13 +188,9 @@ func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) uint64 {
 		case kFork:
 			j := sched.Alloc[forkJob](w)
 			j.t, j.n, j.s = t, n.Kids[1], s
-			if !j.HasRun() {
-				j.Init(w, runFork)
-			} else {
-				j.Init(w, nil)
-			}
+			j.Init(w, runFork)
 			var a uint64
-			if w.Fork(&j.Job, func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) }) {
+			if w.ForkJob(&j.Job, func(w *sched.Worker) { a = t.visit(w, n.Kids[0], s) }) {
 				t.halves.Add(1)
 				j.res = t.visit(w, j.n, s)
 			}
