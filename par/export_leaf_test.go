@@ -59,7 +59,7 @@ func RunLeavesClocked(p *Pool, leaves [][2]int, clock func() time.Time, f func(l
 }
 
 // RunLeafCovered is RunLeafClocked for a body whose work done covers, from a
-// position, what covered says (see internal/cover).
+// position, what covered says (engine.Config.Covered).
 func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int)) {
 	engine.ProbeLeaf(p.p, [][2]int{{0, n}}, 0, false, false, clock, covered, f)
 }
@@ -72,12 +72,19 @@ func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int
 // the caller, as a test of its own specifies (sched.Pool.Load); the
 // mark lapses within 16 ms.
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
+	return PrefixCovered(n, clock, nil, f, opts...)
+}
+
+// PrefixCovered is Prefix for a body whose work done covers, from a
+// position, what covered says (engine.Config.Covered, which package pipe's
+// text sources set).
+func PrefixCovered(n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int), opts ...Option) int {
 	engine.ForgetSite(siteKey(f))
 	c := configure(opts)
 	for p := c.Lookup(); p.Sleeping() < p.Workers() || p.Load().Contended; {
 		time.Sleep(100 * time.Microsecond)
 	}
-	return PrefixAgain(n, clock, f, opts...)
+	return prefixAgain(n, clock, covered, f, opts)
 }
 
 // SetDrawTimed makes draw the draw of which short calls time themselves
@@ -120,11 +127,15 @@ func Budget(p *Pool) time.Duration { return split.Budget(p.p.Load().Wake) }
 // piece of a call searches once it is done, though it did not while it ran
 // it.
 func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
+	return prefixAgain(n, clock, nil, f, opts)
+}
+
+func prefixAgain(n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int), opts []Option) int {
 	c := configure(opts)
 	for p := c.Lookup(); p.Sleeping() < p.Workers(); {
 		runtime.Gosched()
 	}
-	return engine.ProbePrefix(&c.Config, n, clock, c.Covered, f)
+	return engine.ProbePrefix(&c.Config, n, clock, covered, f)
 }
 
 // SitePace returns the pace recorded for calls made with f, in nanoseconds

@@ -11,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/fakeclock"
 	"github.com/weftgo/weft/par"
 	"github.com/weftgo/weft/split"
@@ -314,7 +313,7 @@ func TestPrefixStaysAloneWhileOtherGoroutinesWantTheProcessors(t *testing.T) {
 
 // TestCoveredStretchIsOneStep: where the work of a step has covered a
 // stretch after it (the positions of a long line that the piece where it
-// starts read to its end: internal/cover), the bridge folds the stretch as
+// starts read to its end: engine.Config.Covered), the bridge folds the stretch as
 // one step. A call whose first element reads the whole range ends alone in
 // its prefix, in two folds and the one clock read that starts it, where it
 // would otherwise time that element as the pace of the rest and hand the rest
@@ -339,14 +338,14 @@ func TestCoveredStretchIsOneStep(t *testing.T) {
 		for _, covered := range []bool{true, false} {
 			c := fakeclock.New()
 			var folds []fold
-			var opts []par.Option
+			var cov func(pos int) int
 			if covered {
-				opts = append(opts, cover.Option(coveredFrom1).(par.Option))
+				cov = coveredFrom1
 			}
-			hi := par.Prefix(n, c.Read, func(lo, hi int) {
+			hi := par.PrefixCovered(n, c.Read, cov, func(lo, hi int) {
 				folds = append(folds, fold{lo, hi})
 				c.Charge(lo, hi, firstReadsAll)
-			}, opts...)
+			})
 			if covered {
 				require.Equal(t, n, hi, "the prefix ends the call")
 				require.Equal(t, []fold{{0, 1}, {1, n}}, folds)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime/pprof"
 
-	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
 )
@@ -17,10 +16,6 @@ type Option struct {
 	n    int
 	pool *Pool
 	ctx  context.Context
-	// covered is the option that package pipe gives its text sources'
-	// calls (see internal/cover); a pointer, so that an Option stays
-	// comparable.
-	covered *cover.Func
 }
 
 type optKind uint8
@@ -31,11 +26,9 @@ const (
 	optMinLen
 	optLabels
 	optLowestErr
-	optCovered // made by package pipe alone, through internal/cover
 )
 
 func init() {
-	cover.Option = func(f cover.Func) any { return Option{kind: optCovered, covered: &f} }
 	engine.Configure = func(opts any) engine.Config {
 		c := configure(opts.([]Option))
 		return c.Config
@@ -137,8 +130,6 @@ func configure(opts []Option) config {
 			c.Labels = labelled(o.ctx)
 		case optLowestErr:
 			c.lowestErr = true
-		case optCovered:
-			c.Covered = *o.covered
 		case 0:
 			panic(fmt.Sprintf("%s: opts[%d] is a zero Option: build options with OnPool, WithGrain, WithMinLen or WithLabels", engine.CallName(), i))
 		}

@@ -25,7 +25,7 @@ type Config struct {
 	// carries, or nil.
 	Labels context.Context
 	// Covered, if not nil, becomes the call's split.Work.Covered: package
-	// pipe's text sources give it through internal/cover.
+	// pipe's text sources set it (see split.Work.Covered).
 	Covered func(pos int) int
 
 	// def is the default pool as the call first looked it up, when it has

@@ -42,7 +42,7 @@ func ReduceBytesBy[V any](p Pipe[[]byte], f func([]byte) ([]byte, V), op func(V,
 		return foldSpansWith(p.n, sp, keyed.NewStrings[V], func(m *keyed.Strings[V], x []byte) {
 			k, v := f(x)
 			m.AddBytes(k, v, op)
-		}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, opMerge) }, p.with(opts)).Map.Values()
+		}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, opMerge) }, p.config(opts)).Map.Values()
 	}
 	return foldRuns(p, newKeyed[string, V], func(fo *folder[keyed.Map[string, V]]) func([][]byte) {
 		return func(xs [][]byte) {
@@ -75,7 +75,7 @@ func FoldBytesBy[V, A any](p Pipe[[]byte], f func([]byte) ([]byte, V), init func
 		return foldSpansWith(p.n, sp, keyed.NewStrings[A], func(m *keyed.Strings[A], x []byte) {
 			k, v := f(x)
 			fold(m.AtBytes(k, init), v)
-		}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, p.with(opts)).Map
+		}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, p.config(opts)).Map
 	}
 	return foldRuns(p, newKeyed[string, A], func(fo *folder[keyed.Map[string, A]]) func([][]byte) {
 		return func(xs [][]byte) {

@@ -31,15 +31,9 @@ func foldRuns[T, A any](p Pipe[T], init func() A, sinkOf func(f *folder[A]) func
 	}, merge)
 }
 
-// foldRange folds the positions [0, n) into accumulators that init makes,
+// foldOn folds the positions [0, n) into accumulators that init makes,
 // one per run of adjacent pieces, each fed by the function that open makes
 // for it, and merges them in order.
-func foldRange[A any](n int, init func() A, open func(f *folder[A]) func(lo, hi int), merge func(A, A) A, opts []par.Option) A {
-	cfg := configure(opts)
-	return foldOn(&cfg, n, init, open, merge)
-}
-
-// foldOn is foldRange with its options resolved.
 func foldOn[A any](cfg *engine.Config, n int, init func() A, open func(f *folder[A]) func(lo, hi int), merge func(A, A) A) A {
 	r := runFold("pipe.Fold", cfg, n, func() *folder[A] {
 		f := &folder[A]{acc: init()}

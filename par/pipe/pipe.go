@@ -57,7 +57,6 @@ package pipe
 import (
 	"fmt"
 
-	"github.com/weftgo/weft/internal/cover"
 	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/par"
 )
@@ -105,11 +104,11 @@ type Pipe[T any] struct {
 	// each builds a new Pipe.
 	add any
 	// cover, unless nil, tells a terminal's call how far the work done
-	// covers from a position (internal/cover): set by Split,
+	// covers from a position (engine.Config.Covered): set by Split,
 	// Lines and Fields (a long piece read once), kept by the stages
 	// whose positions are their input's (Map, Filter, Inspect, FlatMap and
 	// the index stages), dropped by the views (Take, Skip, TakeWhile, ...).
-	cover cover.Func
+	cover func(pos int) int
 	// count, if not nil, is what a text source knows beyond its feeder: set
 	// by the text sources, and dropped by every stage, since each builds a
 	// new Pipe. Count and Collect use it (collectCounted).
@@ -186,17 +185,6 @@ func (p Pipe[T]) config(opts []par.Option) engine.Config {
 	c := configure(opts)
 	c.Covered = p.cover
 	return c
-}
-
-// with returns opts for a terminal's call over p's positions: with p.cover
-// when p has it.
-func (p Pipe[T]) with(opts []par.Option) []par.Option {
-	if p.cover == nil {
-		return opts
-	}
-	// Made at the call, not with the pipe: an option is boxed, and a pipe
-	// made for one call that Collect runs alone needs none.
-	return append(opts[:len(opts):len(opts)], cover.Option(p.cover).(par.Option))
 }
 
 // A feeder calls sink with the items of the source positions [lo, hi), in

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"unsafe"
-
-	"github.com/weftgo/weft/internal/cover"
 )
 
 // The sources that cut a text into pieces (Split, Lines, Fields) find the
@@ -104,11 +102,11 @@ func (t *text[S]) opened() {
 	}
 }
 
-// covered is the text's cover.Func: a piece that reads a long line to its
-// end records it, and the positions inside it start no piece, so a call
-// folds them as one step rather than timing them at the pace of that piece
-// (see internal/cover).
-func (t *text[S]) covered() cover.Func {
+// covered is the text's cover, its calls' engine.Config.Covered: a piece
+// that reads a long line to its end records it, and the positions inside it
+// start no piece, so a call folds them as one step rather than timing them
+// at the pace of that piece.
+func (t *text[S]) covered() func(pos int) int {
 	return func(pos int) int {
 		if g := t.gap.Load(); g != nil && g.from < pos && pos <= g.to {
 			return g.to + 1
@@ -277,7 +275,7 @@ var byteStrings = func() string {
 // textPipe returns the pipeline of n positions whose pieces src feeds,
 // with their starts for positions, covered for its terminals' calls (nil:
 // none), and c, what Count and Collect know beyond the feeder (nil: none).
-func textPipe[S ~string | ~[]byte](n int, src textSource[S], covered cover.Func, c *counter[S]) Pipe[S] {
+func textPipe[S ~string | ~[]byte](n int, src textSource[S], covered func(pos int) int, c *counter[S]) Pipe[S] {
 	return Pipe[S]{n: n, cover: covered, count: c, open: func() feeder[S] {
 		src.opened()
 		buf := make([]S, 0, firstRoom) // feedCut grows it, and fwd keeps what it grew to

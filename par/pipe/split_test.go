@@ -168,7 +168,7 @@ func TestTextSourcesReadEachByteAboutOnce(t *testing.T) {
 
 // TestTextSourcesCoverALongLine: the piece where a long line starts reads it
 // to its end, and the call then folds the positions inside the line as one
-// step (internal/cover), not as elements timed at that piece's pace: Split,
+// step (engine.Config.Covered), not as elements timed at that piece's pace: Split,
 // Lines and Fields over one piece of 4 MiB end alone on the calling goroutine and
 // never reach the pool, whatever the timing, and so do the stages that keep
 // the source's positions, over a string or a byte slice.

@@ -3,6 +3,7 @@ package pipe
 import (
 	"strings"
 
+	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/keyed"
 	"github.com/weftgo/weft/par"
 )
@@ -57,17 +58,17 @@ func reduceText[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func
 	switch sp := p.spans.(type) {
 	case *sepSpans[string]:
 		if f, ok := any(f).(func(string) (string, V)); ok {
-			return any(reduceStrings(p.n, sp, f, op, p.with(opts))).(keyed.Map[K, V]), true
+			return any(reduceStrings(p.n, sp, f, op, p.config(opts))).(keyed.Map[K, V]), true
 		}
 		if f, ok := any(f).(func(string) (K, V)); ok {
-			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
+			return reduceSpans(p.n, sp, f, op, p.config(opts)), true
 		}
 	case *sepSpans[[]byte]:
 		if f, ok := any(f).(func([]byte) (string, V)); ok {
-			return any(reduceStrings(p.n, sp, f, op, p.with(opts))).(keyed.Map[K, V]), true
+			return any(reduceStrings(p.n, sp, f, op, p.config(opts))).(keyed.Map[K, V]), true
 		}
 		if f, ok := any(f).(func([]byte) (K, V)); ok {
-			return reduceSpans(p.n, sp, f, op, p.with(opts)), true
+			return reduceSpans(p.n, sp, f, op, p.config(opts)), true
 		}
 	}
 	return nil, false
@@ -75,18 +76,18 @@ func reduceText[T any, K comparable, V any](p Pipe[T], f func(T) (K, V), op func
 
 // reduceStrings is reduceSpans for string keys, looked up through an
 // index in front of each run's map (keyed.Strings).
-func reduceStrings[S ~string | ~[]byte, V any](n int, sp *sepSpans[S], f func(S) (string, V), op func(V, V) V, opts []par.Option) keyed.Map[string, V] {
+func reduceStrings[S ~string | ~[]byte, V any](n int, sp *sepSpans[S], f func(S) (string, V), op func(V, V) V, cfg engine.Config) keyed.Map[string, V] {
 	merge := func(acc, other *V) { *acc = op(*acc, *other) }
 	return foldSpansWith(n, sp, keyed.NewStrings[V], func(m *keyed.Strings[V], x S) {
 		k, v := f(x)
 		m.Add(k, v, op)
-	}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, merge) }, opts).Map
+	}, func(a, b *keyed.Strings[V]) *keyed.Strings[V] { return keyed.MergeStrings(a, b, merge) }, cfg).Map
 }
 
 // reduceSpans is ReduceBy over the pieces of a text that sp describes, cut
 // and reduced in one loop.
-func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S], f func(S) (K, V), op func(V, V) V, opts []par.Option) keyed.Map[K, V] {
-	return foldRange(n, newKeyed[K, V], func(fo *folder[keyed.Map[K, V]]) func(lo, hi int) {
+func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S], f func(S) (K, V), op func(V, V) V, cfg engine.Config) keyed.Map[K, V] {
+	return foldOn(&cfg, n, newKeyed[K, V], func(fo *folder[keyed.Map[K, V]]) func(lo, hi int) {
 		var m keyed.Map[K, V] // fo.acc, read at each run: a merge may have replaced it
 		spans, sep := sp.open(), sp.sep
 		cut := func(t *text[S], lo, hi int) {
@@ -112,7 +113,7 @@ func reduceSpans[S ~string | ~[]byte, K comparable, V any](n int, sp *sepSpans[S
 			}
 		}
 		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
-	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) }, opts)
+	}, func(a, b keyed.Map[K, V]) keyed.Map[K, V] { return keyed.Merge(a, b, op) })
 }
 
 // foldText is reduceText for FoldBy.
@@ -120,33 +121,33 @@ func foldText[T any, K comparable, V, A any](p Pipe[T], f func(T) (K, V), init f
 	switch sp := p.spans.(type) {
 	case *sepSpans[string]:
 		if f, ok := any(f).(func(string) (string, V)); ok {
-			return any(foldStrings(p.n, sp, f, init, fold, merge, p.with(opts))).(keyed.Map[K, A]), true
+			return any(foldStrings(p.n, sp, f, init, fold, merge, p.config(opts))).(keyed.Map[K, A]), true
 		}
 		if f, ok := any(f).(func(string) (K, V)); ok {
-			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
+			return foldSpans(p.n, sp, f, init, fold, merge, p.config(opts)), true
 		}
 	case *sepSpans[[]byte]:
 		if f, ok := any(f).(func([]byte) (string, V)); ok {
-			return any(foldStrings(p.n, sp, f, init, fold, merge, p.with(opts))).(keyed.Map[K, A]), true
+			return any(foldStrings(p.n, sp, f, init, fold, merge, p.config(opts))).(keyed.Map[K, A]), true
 		}
 		if f, ok := any(f).(func([]byte) (K, V)); ok {
-			return foldSpans(p.n, sp, f, init, fold, merge, p.with(opts)), true
+			return foldSpans(p.n, sp, f, init, fold, merge, p.config(opts)), true
 		}
 	}
 	return nil, false
 }
 
 // foldStrings is foldSpans for string keys (see reduceStrings).
-func foldStrings[S ~string | ~[]byte, V, A any](n int, sp *sepSpans[S], f func(S) (string, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[string, A] {
+func foldStrings[S ~string | ~[]byte, V, A any](n int, sp *sepSpans[S], f func(S) (string, V), init func() A, fold func(*A, V), merge func(*A, *A), cfg engine.Config) keyed.Map[string, A] {
 	return foldSpansWith(n, sp, keyed.NewStrings[A], func(m *keyed.Strings[A], x S) {
 		k, v := f(x)
 		fold(m.At(k, init), v)
-	}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, opts).Map
+	}, func(a, b *keyed.Strings[A]) *keyed.Strings[A] { return keyed.MergeStrings(a, b, merge) }, cfg).Map
 }
 
 // foldSpans is reduceSpans for FoldBy.
-func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[S], f func(S) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), opts []par.Option) keyed.Map[K, A] {
-	return foldRange(n, newKeyed[K, A], func(fo *folder[keyed.Map[K, A]]) func(lo, hi int) {
+func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[S], f func(S) (K, V), init func() A, fold func(*A, V), merge func(*A, *A), cfg engine.Config) keyed.Map[K, A] {
+	return foldOn(&cfg, n, newKeyed[K, A], func(fo *folder[keyed.Map[K, A]]) func(lo, hi int) {
 		var m keyed.Map[K, A] // fo.acc, read at each run: a merge may have replaced it
 		spans, sep := sp.open(), sp.sep
 		cut := func(t *text[S], lo, hi int) {
@@ -172,7 +173,7 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 			}
 		}
 		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
-	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) }, opts)
+	}, func(a, b keyed.Map[K, A]) keyed.Map[K, A] { return keyed.MergeInto(a, b, merge) })
 }
 
 // foldSpansWith is reduceSpans with the item's step given as add, for the
@@ -180,8 +181,8 @@ func foldSpans[S ~string | ~[]byte, K comparable, V, A any](n int, sp *sepSpans[
 // FoldBytesBy): a call of add per piece, which costs nothing measurable
 // beside f's (W12f of go run ./bench, the two written out as reduceSpans
 // is, and through add: alternated runs, level).
-func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func() M, add func(m M, x S), merge func(a, b M) M, opts []par.Option) M {
-	return foldRange(n, init, func(fo *folder[M]) func(lo, hi int) {
+func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func() M, add func(m M, x S), merge func(a, b M) M, cfg engine.Config) M {
+	return foldOn(&cfg, n, init, func(fo *folder[M]) func(lo, hi int) {
 		var m M // fo.acc, read at each run: a merge may have replaced it
 		spans, sep := sp.open(), sp.sep
 		cut := func(t *text[S], lo, hi int) {
@@ -206,5 +207,5 @@ func foldSpansWith[S ~string | ~[]byte, M any](n int, sp *sepSpans[S], init func
 			}
 		}
 		return func(lo, hi int) { m = fo.acc; spans(lo, hi, cut) }
-	}, merge, opts)
+	}, merge)
 }
