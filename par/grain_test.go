@@ -466,18 +466,21 @@ func chunkRecorder(c *fakeclock.Clock, cost *time.Duration, chunks *[][2]int) fu
 func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	var draws uint32
 	defer par.SetDrawTimed(func() uint32 { draws++; return draws })()
+	pool := par.NewPool(par.Workers(1)) // its wake-up unmeasured: see TestPrefixRunsItsPlan
+	defer pool.Close()
+	on := par.OnPool(pool)
 	c := fakeclock.New()
 	cost := 40 * time.Nanosecond
 	var chunks [][2]int
 	f := chunkRecorder(c, &cost, &chunks)
-	par.Prefix(100, c.Read, f) // blind: timed, and it learns
+	par.Prefix(100, c.Read, f, on) // blind: timed, and it learns
 	require.Equal(t, 1000*cost, par.SitePace(f))
 
 	draws = 0
 	r0 := c.Reads
 	for range 16 {
 		chunks = nil
-		require.Equal(t, 100, par.PrefixAgain(100, c.Read, f))
+		require.Equal(t, 100, par.PrefixAgain(100, c.Read, f, on))
 		require.Equal(t, [][2]int{{0, 100}}, chunks, "one chunk, timed or not")
 	}
 	assert.Equal(t, 2*2, c.Reads-r0, "two of 16 calls timed, two reads each")
@@ -485,16 +488,16 @@ func TestShortCallsTimeThemselvesNowAndThen(t *testing.T) {
 	cost = 60 * time.Nanosecond // dearer, within twofold: a timed call rewrites the record
 	draws = 0
 	for range 7 {
-		par.PrefixAgain(100, c.Read, f)
+		par.PrefixAgain(100, c.Read, f, on)
 	}
 	assert.Equal(t, 1000*40*time.Nanosecond, par.SitePace(f), "untimed calls learn nothing")
-	par.PrefixAgain(100, c.Read, f)
+	par.PrefixAgain(100, c.Read, f, on)
 	assert.Equal(t, 1000*cost, par.SitePace(f), "the eighth, timed, learns the new pace")
 
 	draws = 0
 	r0 = c.Reads
 	chunks = nil
-	require.Equal(t, 300, par.PrefixAgain(300, c.Read, f)) // 18 µs: alone, in chunks
+	require.Equal(t, 300, par.PrefixAgain(300, c.Read, f, on)) // 18 µs: alone, in chunks
 	assert.Greater(t, len(chunks), 1)
 	assert.Equal(t, len(chunks)+1, c.Reads-r0, "a call of more than one chunk is timed whatever the draw")
 }
