@@ -29,13 +29,11 @@ const YieldStall = 10 * time.Microsecond
 // collector's worker.
 const StallStreak = 3
 
-// ContendedFor is how long a first mark lasts; ContendedMax bounds the
-// doubling of marks made in a row: under a lasting load the pool sends a
-// call's work to a worker once every 16 ms or so, to look.
-const (
-	ContendedFor = time.Millisecond
-	ContendedMax = 16 * time.Millisecond
-)
+// ContendedFor is how long a first mark lasts. Each mark made while the
+// last one stands lasts twice as long, up to 16 times ContendedFor
+// (MarkLength): under a lasting load the pool sends a call's work to a
+// worker once every 16 ms or so, to look.
+const ContendedFor = time.Millisecond
 
 // Stalled reports whether a yield that took d was held up by other
 // goroutines.
@@ -48,8 +46,8 @@ func Stalled(d time.Duration) bool { return d >= YieldStall }
 func Marks(stalls, marks int) bool { return stalls >= StallStreak || marks > 0 }
 
 // MarkLength returns how long the k-th mark in a row lasts (k >= 1):
-// ContendedFor, twice as long for each mark in a row before it, up to
-// ContendedMax.
+// ContendedFor, twice as long for each mark in a row before it, up to 16
+// times as long.
 func MarkLength(k int) time.Duration {
-	return min(ContendedFor<<min(max(k, 1)-1, 16), ContendedMax)
+	return ContendedFor << min(max(k, 1)-1, 4)
 }

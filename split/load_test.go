@@ -55,6 +55,6 @@ func TestContentionMarks(t *testing.T) {
 	assert.True(t, Marks(StallStreak, 0))
 	assert.Equal(t, ContendedFor, MarkLength(1), "a first mark")
 	assert.Equal(t, 2*ContendedFor, MarkLength(2), "twice as long in a row")
-	assert.Equal(t, ContendedMax, MarkLength(5))
-	assert.Equal(t, ContendedMax, MarkLength(1000), "bounded")
+	assert.Equal(t, 16*ContendedFor, MarkLength(5))
+	assert.Equal(t, 16*ContendedFor, MarkLength(1000), "bounded")
 }

@@ -28,7 +28,7 @@ func (c *stallClock) read() int64 {
 // took YieldStall or longer mark the pool contended for ContendedFor, fewer
 // do not, and a yield that returns at once starts the count again. A mark
 // made while the last one stands needs one stalled yield and lasts twice as
-// long, up to ContendedMax; a yield that returns at once ends that, and a
+// long, up to 16 times ContendedFor; a yield that returns at once ends that, and a
 // lapsed mark is no mark.
 func TestStalledYieldsMarkContention(t *testing.T) {
 	var c stallClock
@@ -68,7 +68,7 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 			w.Yield()
 			c.stalling.Store(false)
 		}
-		require.Equal(t, c.read()+int64(sched.ContendedMax), p.ContendedUntil(), "up to ContendedMax")
+		require.Equal(t, c.read()+int64(16*sched.ContendedFor), p.ContendedUntil(), "up to 16 times ContendedFor")
 
 		require.False(t, w.Yield(), "a yield that returns at once")
 		c.stalling.Store(true)
