@@ -12,27 +12,27 @@ import "time"
 // cut of a busy call. A pool worker also goes on until Linger has passed.
 const SearchRounds = 32
 
-// YieldRounds is how many fruitless rounds a searching pool worker makes
-// between two yields of its processor; between the others it spins a little.
+// LookEvery is how many tries a participant out of work makes between two
+// looks away from the deques: a searching pool worker yields its processor
+// (and asks for work) every LookEvery fruitless rounds, spinning a little
+// between the others (Yields), and a participant waiting for a stolen half
+// looks at its latch every LookEvery victims of a round of stealing,
+// besides its look after each round (LooksAtLatch).
+//
 // Every yield (runtime.Gosched) takes the Go scheduler's global lock, which
 // runtime.GOMAXPROCS(0), read by every call on the default pool, takes too:
 // the read costs less than half as much during a search that yields every
 // eighth round as during one that yields every round
 // (go test ./par -run '^$' -bench 'LookupWhileSearching|SmallCallW2').
-const YieldRounds = 8
-
-// LatchLook is how many victims a participant waiting for a stolen half
-// tries between two looks at its latch within a round of stealing, besides
-// its look after each round (LooksAtLatch). On a pool of many workers a
-// round is long, 63 tries on 64 cores, and at a call's end the joins of
-// stolen pieces come one after another up the tree of steals, each seen by
-// its waiting owner half a round late on average: on 64 simulated
-// participants with bare metal's costs, W1 from 0.89 to 0.93 of T1/P
-// with a look every 8 victims, its idle time after the last fold from 14
-// to 3 µs a participant, about what a look before every victim gives (go
-// test ./internal/sim -run LatchAtScale -v). On pools of 9 or fewer a round
-// is short and the look never comes before the round's end.
-const LatchLook = 8
+// On a pool of many workers a round is long, 63 tries on 64 cores, and at a
+// call's end the joins of stolen pieces come one after another up the tree
+// of steals, each seen by its waiting owner half a round late on average:
+// on 64 simulated participants with bare metal's costs, W1 from 0.89 to
+// 0.93 of T1/P with a look every 8 victims, its idle time after the last
+// fold from 14 to 3 µs a participant, about what a look before every victim
+// gives (go test ./internal/sim -run LatchAtScale -v). On pools of 9 or
+// fewer a round is short and the look never comes before the round's end.
+const LookEvery = 8
 
 // LooksAtLatch reports whether a waiting participant looks at its latch
 // before the victim it tries i-th in a round (from 0), on a pool of procs
@@ -42,7 +42,7 @@ const LatchLook = 8
 // 2 CPUs beside a busy process, W3 took 1.09-1.16 times as long at
 // GOMAXPROCS 8 with a look before every victim, in three sets of rounds,
 // and 1.05 and 1.09 at 32 with a look every 8, in two; alone, level).
-func LooksAtLatch(i, procs, cpus int) bool { return i%LatchLook == 0 && i > 0 && procs <= cpus }
+func LooksAtLatch(i, procs, cpus int) bool { return i%LookEvery == 0 && i > 0 && procs <= cpus }
 
 // Linger is how long a pool worker that runs out of work keeps searching
 // before it parks, counted from its last task or its wake-up. In a stream of
@@ -66,7 +66,7 @@ func Searches(round int, searched time.Duration, closing bool) bool {
 
 // Yields reports whether a searching pool worker yields its processor after
 // fruitless round number round (else it spins a little).
-func Yields(round int) bool { return round%YieldRounds == 0 }
+func Yields(round int) bool { return round%LookEvery == 0 }
 
 // Wakes reports whether a push wakes a parked worker, while searching pool
 // workers search and queued jobs wait to be taken (counted only while some

@@ -16,12 +16,12 @@ func TestSearches(t *testing.T) {
 
 func TestYields(t *testing.T) {
 	var yields []int
-	for r := 1; r <= 3*YieldRounds; r++ {
+	for r := 1; r <= 3*LookEvery; r++ {
 		if Yields(r) {
 			yields = append(yields, r)
 		}
 	}
-	assert.Equal(t, []int{YieldRounds, 2 * YieldRounds, 3 * YieldRounds}, yields)
+	assert.Equal(t, []int{LookEvery, 2 * LookEvery, 3 * LookEvery}, yields)
 }
 
 func TestWakes(t *testing.T) {

@@ -30,7 +30,7 @@ import (
 // '^$' -bench CallAfterIdle). Such yields are held up as well, so a worker
 // that shares its processor with a busy thread counts the pool contended,
 // which it is (TestWorkerOnABusyProcessorYieldsIt). A searching pool worker
-// yields every split.YieldRounds fruitless rounds, and a participant waiting for a
+// yields every split.LookEvery fruitless rounds, and a participant waiting for a
 // stolen half after every fruitless round; each times those yields (yield),
 // and split's rules (split.Stalled, split.Marks, split.MarkLength) say when they mark the pool
 // contended, and for how long. The count goes on from one search, or one

@@ -7,7 +7,6 @@ const (
 	YieldStall   = split.YieldStall
 	StallStreak  = split.StallStreak
 	ContendedFor = split.ContendedFor
-	YieldRounds  = split.YieldRounds
 	SearchRounds = split.SearchRounds
 )
 

@@ -11,7 +11,7 @@ import (
 
 // TestWaiterLooksAtItsLatchWithinARound: a participant waiting for a stolen
 // half looks at its latch within a round of stealing, every
-// split.LatchLook victims, not only once the round is over, so that on a
+// split.LookEvery victims, not only once the round is over, so that on a
 // pool of many workers it takes up its own work as soon as its half is
 // done instead of taking another job first; where the pool has more
 // processors than the machine has CPUs, only after the round. A job lies
@@ -30,7 +30,7 @@ func TestWaiterLooksAtItsLatchWithinARound(t *testing.T) {
 		task := p.Spawn(func(*sched.Worker) { close(held); <-release }) // the pool's worker steals nothing meanwhile
 		<-held
 
-		const seats = 4 * split.LatchLook
+		const seats = 4 * split.LookEvery
 		var ws []*sched.Worker
 		var nest func()
 		nest = func() {

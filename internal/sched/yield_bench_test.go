@@ -10,7 +10,7 @@ import (
 
 // BenchmarkYield is a participant's timed yield (contend.go) with nothing
 // else runnable, its worker parked: what a searching worker pays every
-// YieldRounds fruitless rounds, and how often such a yield alone looks
+// split.LookEvery fruitless rounds, and how often such a yield alone looks
 // held up. Reports the median yield and the yields per million that took
 // YieldStall or longer.
 func BenchmarkYield(b *testing.B) {

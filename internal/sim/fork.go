@@ -15,7 +15,7 @@ import (
 // that looks (a recorded level, or an ask) takes the gate's ask and lets
 // split.Fork decide what to record and whether to push the oldest pending
 // record for a thief. Asks are sched's: a searching worker asks every
-// split.YieldRounds fruitless rounds, a waiting participant after every
+// split.LookEvery fruitless rounds, a waiting participant after every
 // fruitless round, and the pool's heartbeat every period while a recursion
 // runs (askAll), each only the participants whose period has passed
 // since their recursion began or last promoted. A thief runs what it took

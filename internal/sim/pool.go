@@ -15,7 +15,7 @@ import (
 // call as a seat, which steals only jobs of its call and parks after
 // split.SearchRounds fruitless rounds while it waits for a stolen half.
 // The mechanics here are the scheduler's, mirrored; the rules they follow
-// (split.Wakes, split.SearchRounds, YieldRounds, Linger) and what
+// (split.Wakes, split.SearchRounds, LookEvery, Linger) and what
 // decides when to cut, hand over or stay alone are split's, called as the
 // scheduler and the engine call them.
 
@@ -89,7 +89,7 @@ func (s *Sim) round() int64 { return int64(s.m.Round(len(s.parts))) }
 // uniformly over it.
 func (m Machine) Round(n int) time.Duration {
 	nv := time.Duration(max(n-1, 0))
-	return nv*m.Try + (m.Yield+(split.YieldRounds-1)*spinWait)/split.YieldRounds
+	return nv*m.Try + (m.Yield+(split.LookEvery-1)*spinWait)/split.LookEvery
 }
 
 // waitRound is a round of a participant waiting for a stolen half, which
@@ -261,10 +261,10 @@ func (w *part) unpark(reason int) bool {
 // processor that the operating system must wake: Wake. A latch (wakeLatch)
 // is set by a thief that has finished the job and goes on to search: the
 // woken owner waits in that thief's processor's next slot and runs there
-// at the thief's next yield, within split.YieldRounds rounds.
+// at the thief's next yield, within split.LookEvery rounds.
 func (s *Sim) wakeLatency(reason int) int64 {
 	if reason == wakeLatch {
-		return split.YieldRounds*s.round() + int64(s.m.Yield)
+		return split.LookEvery*s.round() + int64(s.m.Yield)
 	}
 	return int64(s.m.Wake)
 }
@@ -346,7 +346,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 		}
 		if searching {
 			deadline := s.now + max(int64(split.Linger), split.SearchRounds*s.round())
-			nextAsk := s.now + split.YieldRounds*s.round()
+			nextAsk := s.now + split.LookEvery*s.round()
 			for {
 				if j := w.steal(false); j != nil {
 					s.stopSearching(true)
@@ -355,7 +355,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 				if s.now >= deadline {
 					break
 				}
-				w.watchUntil(s.askTimer(w, deadline, &nextAsk, split.YieldRounds*s.round()), watchAny)
+				w.watchUntil(s.askTimer(w, deadline, &nextAsk, split.LookEvery*s.round()), watchAny)
 			}
 			s.stopSearching(false)
 			searching = false
@@ -407,7 +407,7 @@ func (w *part) jobDone(j *job) {
 // latchSeen is how long after a thief sets the latch of a job its owner,
 // waiting, sees it. sched's Wait looks at the latch after each round over
 // every victim, before its yield, and while it steals, before every
-// split.LatchLook-th victim of a round but the first (Config.LatchEvery
+// split.LookEvery-th victim of a round but the first (Config.LatchEvery
 // weighs other spacings): a latch set while the owner tries victims is
 // seen at its next look, one set while it yields at its first look of the
 // next round. With looks only after the round the draw over a round is
@@ -524,7 +524,7 @@ func (w *part) wait(j *job) {
 
 // askTimer is the asks of a searching or waiting participant w while a
 // recursion runs on the pool (Config's recursions): sched's askAll, made
-// every YieldRounds rounds by a searching pool worker and after every
+// every LookEvery rounds by a searching pool worker and after every
 // fruitless round by a waiting participant. It asks if *next has come,
 // moves *next on by every, and returns when w's watch next ends: at
 // deadline, or at the next ask. With no recursion, it returns deadline.

@@ -68,7 +68,7 @@ type Config struct {
 	// the recursion waited in, not as one of its own; a period before a
 	// thief's first promotion; and no promotion unasked.
 	OldForks bool
-	// LatchEvery, if positive, replaces split.LatchLook, the spacing in
+	// LatchEvery, if positive, replaces split.LookEvery, the spacing in
 	// victims of a waiting participant's looks at its latch while it
 	// steals: 1 looks before every victim but the first, and P or more
 	// only after each round, as sched did before.
@@ -81,7 +81,7 @@ func newSim(cfg Config, seats int) *Sim {
 	p := max(cfg.P, 1)
 	s := &Sim{m: cfg.Machine, procs: p, workers: p - 1, sites: map[string]*site{},
 		draw: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), check: cfg.Check, wakeIfNoneSearch: cfg.WakeIfNoneSearch,
-		latchEvery: cmp.Or(cfg.LatchEvery, split.LatchLook)}
+		latchEvery: cmp.Or(cfg.LatchEvery, split.LookEvery)}
 	for i := range p - 1 + seats {
 		w := &part{s: s, id: i, pool: i < p-1, first: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1))}

@@ -143,7 +143,7 @@ func TestFibAtScale(t *testing.T) {
 
 // TestLatchAtScale: the planner's prediction for W1 and W4 at 64
 // participants with bare metal's costs, the mean over five seeds, with a
-// waiting participant's look at its latch every split.LatchLook victims of
+// waiting participant's look at its latch every split.LookEvery victims of
 // a round (-v prints them, and the figures with a look only after each
 // round, Config.LatchEvery 64, as sched had it): W1 0.93 (0.89), its idle
 // time after its last fold 3 µs a participant (14), W4 0.84 (0.81).
