@@ -17,8 +17,8 @@ import "time"
 // for a stolen half), and, on behalf of parked workers, by its pool's
 // heartbeat; it promotes only once Period has passed since its recursion
 // began or it last promoted, so that promotions cost at most a 1/PeriodCosts
-// share of the work, and a call shorter than PrefixBudget never leaves its
-// caller.
+// share of the work, and a call shorter than the pool's wake-up (or
+// PrefixBudget) never leaves its caller.
 
 // RecordDepth is how many levels of a recursion record their forks: a
 // thief's first take is half the recursion, and RecordDepth promotions in a
@@ -39,13 +39,26 @@ const MaxPeriod = time.Millisecond
 // Period returns the time between two promotions on one participant, from
 // cost, what a promotion costs its promoter on this pool as the pool
 // measured it (the push, and the wake-up of a parked worker when it needs
-// one; 0 before the first). It is never under PrefixBudget, the rule of a
-// range's prefix for the same question: a recursion that takes less runs on
-// its caller alone, where a handoff to a searching worker and the wait for
-// its return would cost more than they gain (a tree sum of 1,023 nodes
-// takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023).
-func Period(cost time.Duration) time.Duration {
-	return min(max(PeriodCosts*cost, PrefixBudget), MaxPeriod)
+// one; 0 before the first), and wake, how long the pool's workers take from
+// a wake-up to the work it was for (Load.Wake; 0: not measured). It is
+// never under the wake-up, within MinStep and PrefixBudget (PrefixBudget
+// while unmeasured): a worker that a promotion wakes takes the record a
+// wake-up later, so a participant that promoted sooner would only hand
+// out the next record before anyone can take the last, and a recursion
+// that takes less than PrefixBudget, or on a pool that wakes faster, less
+// than its wake-up, runs on its caller alone, where a handoff and the wait
+// for its return would cost more than they gain (a tree sum of 1,023 nodes
+// takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023). On a
+// VM whose wake-up is 47-105 µs that is PrefixBudget, 20 µs; on the
+// simulator's bare metal (a wake-up of 4 µs) it is 4 µs, where W4 at 64
+// participants, at a call of fib of 1.2 ns, ran at 0.81 of T1/P against
+// 0.73 with a floor of 20 µs (go run ./bench -sim, "W4").
+func Period(cost, wake time.Duration) time.Duration {
+	floor := PrefixBudget
+	if wake > 0 {
+		floor = min(max(wake, MinStep), PrefixBudget)
+	}
+	return min(max(PeriodCosts*cost, floor), MaxPeriod)
 }
 
 // ForkPlan is what a fork does (Fork).

@@ -9,10 +9,16 @@ import (
 )
 
 func TestPeriod(t *testing.T) {
-	assert.Equal(t, split.PrefixBudget, split.Period(0), "before the first promotion")
-	assert.Equal(t, split.PrefixBudget, split.Period(100*time.Nanosecond), "a push to a searching worker")
-	assert.Equal(t, split.PeriodCosts*3*time.Microsecond, split.Period(3*time.Microsecond), "a wake-up")
-	assert.Equal(t, split.MaxPeriod, split.Period(time.Second))
+	const us = time.Microsecond
+	assert.Equal(t, split.PrefixBudget, split.Period(0, 0), "before the first promotion")
+	assert.Equal(t, split.PrefixBudget, split.Period(100*time.Nanosecond, 0), "a push to a searching worker")
+	assert.Equal(t, split.PeriodCosts*3*us, split.Period(3*us, 0), "a wake-up")
+	assert.Equal(t, split.MaxPeriod, split.Period(time.Second, 0))
+	// The floor follows the pool's wake-up, within MinStep and PrefixBudget.
+	assert.Equal(t, 6*us, split.Period(100*time.Nanosecond, 6*us), "bare metal's wake-up")
+	assert.Equal(t, split.MinStep, split.Period(0, us), "a wake-up under MinStep")
+	assert.Equal(t, split.PrefixBudget, split.Period(0, 70*us), "a VM's wake-up")
+	assert.Equal(t, split.PeriodCosts*3*us, split.Period(3*us, 6*us), "the promotion's cost still rules above it")
 }
 
 func TestFork(t *testing.T) {

@@ -160,14 +160,15 @@ type ForkLook struct {
 	Depth     int           // records since the recursion began or last promoted
 	Asked     bool          // asked, or spreading
 	Age, Cost time.Duration // the recursion's age if asked; a promotion's cost
+	Wake      time.Duration // the pool's measured wake-up
 }
 
 // Look takes the gate's ask, as a fork's look does, and returns the signals
 // the planner is given.
 func (w *Worker) Look() ForkLook {
-	cost := time.Duration(w.pool.beat.cost.Load())
-	asked, age := w.asked(split.Period(cost))
-	return ForkLook{Depth: w.fk.depth - w.fk.base, Asked: asked, Age: age, Cost: cost}
+	cost, wake := time.Duration(w.pool.beat.cost.Load()), time.Duration(w.pool.wakeUp.Load())
+	asked, age := w.asked(split.Period(cost, wake))
+	return ForkLook{Depth: w.fk.depth - w.fk.base, Asked: asked, Age: age, Cost: cost, Wake: wake}
 }
 
 // Record records j, a fork's record initialized with w as its owner, as a

@@ -97,7 +97,7 @@ func (w *Worker) look() Step {
 	}
 	f := &w.fk
 	p := w.pool
-	period := split.Period(time.Duration(p.beat.cost.Load())) // a figure; orders nothing
+	period := split.Period(time.Duration(p.beat.cost.Load()), time.Duration(p.wakeUp.Load())) // figures; order nothing
 	asked, age := w.asked(period)
 	depth := f.depth - f.base
 	plan := split.Fork(depth, len(f.pend)-f.promoted, asked, age, period, int(p.procs))

@@ -116,7 +116,7 @@ func TestTakenJobSpreads(t *testing.T) {
 			assert.False(t, l.Asked, "more processors than CPUs")
 		} else {
 			assert.True(t, l.Asked, "a worker is parked")
-			assert.GreaterOrEqual(t, l.Age, split.Period(l.Cost))
+			assert.GreaterOrEqual(t, l.Age, split.Period(l.Cost, l.Wake))
 		}
 		unrecord(t, w, js)
 		// The heartbeat, which began with that recursion, may have asked it

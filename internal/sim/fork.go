@@ -173,7 +173,7 @@ func Fib(cfg Config, n int, perCall float64) Result {
 	s := newSim(cfg, 1)
 	ps := s.startWorkers()
 	caller := s.parts[s.workers]
-	period := split.Period(cfg.Machine.Fork)
+	period := split.Period(cfg.Machine.Fork, cfg.Machine.Wake)
 	if cfg.ForkPeriod > 0 {
 		period = cfg.ForkPeriod
 	}
@@ -203,6 +203,9 @@ func Fib(cfg Config, n int, perCall float64) Result {
 			if x.first >= 0 {
 				r.Worked++
 				r.Ramp = max(r.Ramp, time.Duration(x.first))
+				r.Start += time.Duration(x.first)
+			} else if x.pool {
+				r.Start += r.T
 			}
 		}
 		s.done = true
