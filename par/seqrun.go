@@ -160,9 +160,13 @@ type seqRun[E, V any] struct {
 	// costAlone is the time of an element alone, in nanoseconds, over the
 	// countdowns of the last stint alone (split.SeqSample; 0: none yet).
 	costAlone float64
-	// failAlone is costAlone when a dry piece last judged that the pool
-	// does not pay (0: never; see split.SeqTry).
+	// failAlone is the time alone when a dry piece or a window with a
+	// worker last judged that the pool does not pay (0: never; see
+	// split.SeqTry).
 	failAlone float64
+	// slows counts the windows in a row that ended a try although a worker
+	// took part (split.SeqFailed).
+	slows int
 
 	// On the pool.
 	pool    *sched.Pool
@@ -711,7 +715,17 @@ func (r *seqRun[E, V]) judge(now time.Time, here bool) {
 		return
 	}
 	pool := float64(el) / float64(r.emitted-r.winEmitted)
-	r.leave = !split.SeqKeep(pool, r.timeAlone(), r.helped)
+	alone := r.timeAlone()
+	keep, slow := split.SeqKeep(pool, alone, r.helped)
+	r.leave = !keep
+	switch {
+	case keep:
+		r.slows = 0
+	case slow:
+		if r.slows++; split.SeqFailed(r.slows) {
+			r.failAlone = alone
+		}
+	}
 	r.newWindow(now)
 }
 

@@ -132,5 +132,21 @@ func SeqWindowDone(el time.Duration, pieces int) bool {
 // Without a worker the caller only did alone what it does alone, with the
 // copies on top: the pool's workers are busy elsewhere or their processors
 // taken. A window begins again when the first worker of a try hands a piece
-// over, so that the wake-up is not judged.
-func SeqKeep(pool, alone float64, helped bool) bool { return helped && pool <= alone }
+// over, so that the wake-up is not judged. slow reports a window that a
+// worker took part in and that came slower than alone (SeqFailed).
+func SeqKeep(pool, alone float64, helped bool) (keep, slow bool) {
+	return helped && pool <= alone, helped && pool > alone
+}
+
+// SeqFailed reports whether slows windows in a row, each ending a try,
+// that a worker took part in and that came slower than alone (SeqKeep)
+// judge that the pool does not pay at this cost, as a failed dry piece does
+// (SeqTry). A worker that shares the cache lines the caller writes, through
+// f's captured variables, makes every element dearer on the pool than alone
+// however often the pass tries (MapSeq2 at 50 ns an element in -bench
+// PairedSeq). The verdict is taken on two, as SeqDry's: taken on one, a
+// window that a busy moment of the machine stretched held W13's element at
+// 10,000 steps alone for the rest of its pass, and the pass ran at 1.48-1.79
+// times the loop's speed instead of 1.80-1.83 (-bench 'PairedSeq/^k=10000$/',
+// one round each).
+func SeqFailed(slows int) bool { return slows >= 2 }

@@ -76,10 +76,24 @@ func TestSeqWindow(t *testing.T) {
 	assert.False(t, SeqWindowDone(long-1, 100), "too short")
 	assert.False(t, SeqWindowDone(10*long, SeqWindowPieces-1), "too few pieces")
 	assert.True(t, SeqWindowDone(long, SeqWindowPieces))
-	assert.True(t, SeqKeep(600, 1000, true), "faster than alone")
-	assert.True(t, SeqKeep(1000, 1000, true), "level")
-	assert.False(t, SeqKeep(1100, 1000, true), "slower than alone")
-	assert.False(t, SeqKeep(600, 1000, false), "no worker took part")
+	for _, c := range []struct {
+		name        string
+		pool, alone float64
+		helped      bool
+		keep, slow  bool
+	}{
+		{"faster than alone", 600, 1000, true, true, false},
+		{"level", 1000, 1000, true, true, false},
+		{"slower than alone, with a worker", 1100, 1000, true, false, true},
+		{"no worker took part", 600, 1000, false, false, false},
+		{"slower, but no worker took part", 1100, 1000, false, false, false},
+	} {
+		keep, slow := SeqKeep(c.pool, c.alone, c.helped)
+		assert.Equal(t, c.keep, keep, c.name)
+		assert.Equal(t, c.slow, slow, c.name)
+	}
+	assert.False(t, SeqFailed(1), "a verdict against the pool waits for a second slow window")
+	assert.True(t, SeqFailed(2))
 }
 
 func TestSeqStep(t *testing.T) {
