@@ -56,12 +56,12 @@ func SeqDry(c SeqCosts, p, pieces int) (pays, again bool) {
 
 // SeqNeedsDry reports whether a try of the pool begins with dry pieces, at
 // cost alone an element (0: not measured): unless an element alone takes
-// LeafTarget or more. Such an element makes a piece by itself, of which a
-// wake-up costs a small part, and whether the pool pays is then for the
-// windows to judge (SeqKeep); a dry piece would only keep the pass alone
-// one element longer, 2% of a pass over 100 elements of 100 µs (W13's
-// element at 100,000 steps).
-func SeqNeedsDry(alone float64) bool { return alone < float64(LeafTarget) }
+// MinStep or more, the least work a leaf holds. Such an element makes a piece
+// by itself, of which a wake-up costs a small part, and whether the pool pays
+// is then for the windows to judge (SeqKeep); a dry piece would only keep the
+// pass alone a few elements longer, some 55 µs of a pass over 1,000
+// elements of 11 µs (W13's element at 10,000 steps).
+func SeqNeedsDry(alone float64) bool { return alone < float64(MinStep) }
 
 // SeqSample returns the cost alone, in nanoseconds an element, after a
 // countdown of n elements that took d, given the least so far (0: none):

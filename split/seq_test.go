@@ -67,8 +67,8 @@ func TestSeqTry(t *testing.T) {
 
 func TestSeqNeedsDry(t *testing.T) {
 	assert.True(t, SeqNeedsDry(0), "not measured")
-	assert.True(t, SeqNeedsDry(float64(LeafTarget)-1))
-	assert.False(t, SeqNeedsDry(float64(LeafTarget)), "a piece by itself")
+	assert.True(t, SeqNeedsDry(float64(MinStep)-1))
+	assert.False(t, SeqNeedsDry(float64(MinStep)), "a piece by itself")
 }
 
 func TestSeqWindow(t *testing.T) {
