@@ -67,27 +67,6 @@ const (
 	// covers, per participant, a piece being processed and one waiting to be
 	// claimed, with room for pieces done behind a slower one.
 	seqSlotsPer = 4
-	// seqPieceTime is about the longest a piece takes, a leaf's length:
-	// long enough that what a piece costs to publish, claim and hand over
-	// (under a microsecond) is paid rarely, short enough that the
-	// participant that takes the last piece of a pass does not keep the
-	// others waiting long. A pass begins with shorter pieces
-	// (seqPieceShare): its end may be near.
-	seqPieceTime = split.LeafTarget
-	// seqPieceShare: a piece is sized to take at most this fraction of the
-	// time the stint on the pool has run, so that a young stint (and a short
-	// pass) is cut finer, but no less than seqMinPieceTime. Sized by the
-	// pass's age instead, MapSeq and MapSeq2 over 50 elements ran about 7%
-	// slower (alternated par.test binaries, -test.bench 'PairedSeq/^k=50$/').
-	seqPieceShare   = 32
-	seqMinPieceTime = 4 * time.Microsecond
-	// seqPieceBytes bounds the memory of one piece, inputs and per-element
-	// outputs, whatever the timing says: it is what bounds the memory of a
-	// pass.
-	seqPieceBytes = 64 << 10
-	// seqMaxStep bounds the number of elements between two looks at the clock
-	// when alone: a few microseconds of the cheapest loop.
-	seqMaxStep = 4096
 	// seqSpins is how many times a caller waiting for a piece looks at it
 	// again, yielding in between, before it blocks: a piece being processed
 	// is usually done within microseconds, and a wake-up costs as much.
@@ -179,7 +158,7 @@ type seqRun[E, V any] struct {
 	n       int // elements in buf
 	size    int // the length at which a piece is published
 	minSize int
-	capSize int       // what seqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
+	capSize int       // what split.SeqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
 	filling time.Time // when the caller began to fill
 	leave   bool      // the pool does not pay: drain and go back to alone
 	dry     bool      // the piece being filled is a dry piece (see judge)
@@ -393,7 +372,7 @@ func (r *seqRun[E, V]) look() bool {
 	el := now.Sub(r.stint)
 	if el <= r.stintLen && !seqFlip.Load() {
 		if r.shape.fixed == 0 {
-			r.step = split.SeqStep(r.step, seqMaxStep, d, r.stintLen-el)
+			r.step = split.SeqStep(r.step, d, r.stintLen-el)
 		}
 		r.left = r.step
 		return true
@@ -454,7 +433,7 @@ func (r *seqRun[E, V]) toPool() {
 		r.alg.slots(len(r.ring))
 		var zero E
 		r.minSize = max(1, r.c.MinLen)
-		r.capSize = max(1, seqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
+		r.capSize = max(1, split.SeqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
 	}
 	r.tryStart, r.winStart, r.winEmitted, r.emitted, r.judged = now, now, 0, 0, 0
 	r.dry = r.c.Grain == 0 && !seqFlip.Load() && split.SeqNeedsDry(r.costAlone)
@@ -464,10 +443,9 @@ func (r *seqRun[E, V]) toPool() {
 	r.startFill()
 }
 
-// pieceLen returns the length of the next piece: about seqPieceTime's worth
-// at the cost measured, and less while the stint on the pool is young
-// (seqPieceShare), or
-// the length that the shape or the options fix.
+// pieceLen returns the length of the next piece: split.SeqPieceTime's worth
+// at the cost measured (a dry piece, LeafTarget's: a sample that the clock's
+// reads do not swamp), or the length that the shape or the options fix.
 func (r *seqRun[E, V]) pieceLen() int {
 	switch {
 	case r.shape.fixed > 0:
@@ -483,11 +461,11 @@ func (r *seqRun[E, V]) pieceLen() int {
 	}
 	n := r.capSize
 	if per > 0 {
-		d := min(float64(seqPieceTime), max(float64(seqMinPieceTime), float64(time.Since(r.tryStart))/seqPieceShare))
+		d := split.SeqPieceTime(time.Since(r.tryStart))
 		if r.dry {
-			d = float64(seqPieceTime) // a sample that the clock's reads do not swamp
+			d = split.LeafTarget
 		}
-		n = int(min(d/per, float64(r.capSize)))
+		n = int(min(float64(d)/per, float64(r.capSize)))
 	}
 	return max(n, r.minSize)
 }

@@ -79,7 +79,7 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 
 // SeqStep returns the length of the countdown alone that follows one of n
 // elements, which took d, with rest left of the stint: n grown
-// PrefixGrowth-fold up to most, as a range's prefix grows, but where an
+// PrefixGrowth-fold up to SeqMaxStep, as a range's prefix grows, but where an
 // element of the countdown took MinPiece or more, no more than rest holds
 // (at least one). Cheap elements overshoot the stint by up to PrefixGrowth
 // times what it held, which keeps a short sequence from ever trying the pool
@@ -89,13 +89,41 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 // 100 µs alone, before the first try. The countdown's own time, not the
 // least over the stint (SeqSample), which a first element slowed by the
 // pass's start may hold until a countdown of MinSample.
-func SeqStep(n, most int, d, rest time.Duration) int {
-	next := min(n*PrefixGrowth, most)
+func SeqStep(n int, d, rest time.Duration) int {
+	next := min(n*PrefixGrowth, SeqMaxStep)
 	if d >= time.Duration(n)*MinPiece {
 		next = max(1, min(next, int(rest*time.Duration(n)/max(d, 1))))
 	}
 	return next
 }
+
+// SeqMaxStep is the longest countdown alone, in elements: a few
+// microseconds of the cheapest loop between two looks at the clock. Capped
+// at a leaf's length of elements instead, W13's element at 1,000 steps ran
+// at 0.97 of the speed it runs at with this cap, together with pieces a
+// Steps-th of the try's age instead of twice that (-bench
+// 'PairedSeq/^k=1000$/', alternated rounds).
+const SeqMaxStep = 4096
+
+// SeqPieceTime returns about how long the next piece of a pass on the pool
+// takes, when the pass's stint on the pool has run age: LeafTarget, long
+// enough that what a piece costs to publish, claim and hand over (under a
+// microsecond) is paid rarely, short enough that the participant that takes
+// the last piece does not keep the others waiting long; but while the stint
+// is young, a step of it, a Steps-th of a participant's share (StepOf), the
+// stint being taken to last twice its age, as long again as it has run; and
+// no less than MinStep, the least work a leaf holds. A young stint, and a
+// short pass, is so cut finer. Sized by the pass's age instead of the
+// stint's, MapSeq and MapSeq2 over 50 elements ran about 7% slower
+// (alternated par.test binaries, -test.bench 'PairedSeq/^k=50$/').
+func SeqPieceTime(age time.Duration) time.Duration {
+	return min(LeafTarget, max(MinStep, 2*age/Steps))
+}
+
+// SeqPieceBytes bounds the memory of one piece of a pass on the pool, its
+// elements and their per-element results, whatever the timing says: with the
+// ring of pieces, it bounds the memory of a pass.
+const SeqPieceBytes = 64 << 10
 
 // SeqMaxStint is the longest stint alone between two tries of the pool.
 // After a try that failed, stints double up to it, so a pass whose f is too

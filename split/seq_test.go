@@ -106,12 +106,18 @@ func TestSeqStep(t *testing.T) {
 		want int
 	}{
 		{"cheap: grows past the stint", 64, 2 * us, us, 512},
-		{"cheap: up to most", 4096, 100 * us, time.Millisecond, 4096},
+		{"cheap: up to SeqMaxStep", 4096, 100 * us, time.Millisecond, SeqMaxStep},
 		{"dear: what the rest holds", 8, 8800 * time.Nanosecond, 10 * us, 9},
 		{"dear: grows within the rest", 1, 1100 * time.Nanosecond, 19 * us, 8},
 		{"dear: at least one", 1, 11 * us, 9 * us, 1},
 		{"dear: none left", 1, 11 * us, -us, 1},
 	} {
-		assert.Equal(t, c.want, SeqStep(c.n, 4096, c.d, c.rest), c.name)
+		assert.Equal(t, c.want, SeqStep(c.n, c.d, c.rest), c.name)
 	}
+}
+
+func TestSeqPieceTime(t *testing.T) {
+	assert.Equal(t, MinStep, SeqPieceTime(0), "no less than MinStep")
+	assert.Equal(t, 10*time.Microsecond, SeqPieceTime(Steps*5*time.Microsecond), "a step of a young stint, taken to last twice its age")
+	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second), "no more than LeafTarget")
 }
