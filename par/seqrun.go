@@ -639,11 +639,18 @@ func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
 }
 
 // timeAlone returns the time of an element alone, for the judges: the least
-// of what the stint alone measured and the sum of the costs that pieces
-// measure (a pull, f and a hand-over), which guards against a stint alone
-// that a stall made look slow.
+// of what the stint alone measured, the sum of the costs that pieces measure
+// (a pull, f and a hand-over) and that of the try's dry pieces. The sums guard
+// against a stint alone that ran slower than the pieces do the same steps: a
+// stall, or a source that delivered slower then than now, as an inner
+// MapSeq does before its own pass reaches the pool (a ReduceSeq over it
+// would otherwise see its pieces pay at any cost of its own f); the dry
+// pieces' sum also against pieces that its own jobs slowed.
 func (r *seqRun[E, V]) timeAlone() float64 {
 	a := r.costFill + r.costEmit + r.costWork
+	if r.dries > 0 {
+		a = min(a, r.dryCosts.Serial+r.dryCosts.Work)
+	}
 	if r.costAlone > 0 {
 		a = min(a, r.costAlone)
 	}
