@@ -51,22 +51,23 @@ import (
 // for, never left behind.
 //
 // Cost: every pass begins on the caller alone, where an element costs the
-// plain loop's plus a call of yield through a function value and a count
-// (one or two nanoseconds), with a look at the clock every few thousand
-// elements: the loop to compare it with is one that calls f and the loop
-// body through function values, since no function that takes f can inline
-// it. After 20 µs it tries the pool: first, unless an element took 50 µs or
-// more, with one piece that the caller fills and processes itself, which
-// bounds what the pool could gain and costs the copies of that piece when f
-// is too cheap for any parallel form (then the next try waits until the
-// cost per element grows, or for up to 10 ms); then it stays on the pool
-// while the elements handed over come faster than they did alone. On the
-// pool, the caller pulls and copies each element into a piece (of about
-// 50 µs of f's work), and between two pulls processes pieces as the pool's
-// workers do, so pulling overlaps computing and a sequence slow to pull
-// keeps the caller pulling while the workers compute. A pass costs a few
-// allocations, and a piece on the pool one or two (the job that wakes a
-// worker, a buffer grown to the piece's length).
+// plain loop's plus a call of yield through a function value and a count (one
+// or two nanoseconds), with a look at the clock every few thousand elements:
+// the loop to compare it with is one that calls f and the loop body through
+// function values, since no function that takes f can inline it. After 20 µs it tries
+// the pool: first, unless an element took 4 µs or more, with one piece that
+// the caller fills and processes itself, which bounds what the pool could gain
+// and costs the copies of that piece when f is too cheap for any parallel form
+// (then the next try waits until the cost per element grows, or for up to 10
+// ms); then it stays on the pool while the elements handed over come faster
+// than they did alone (where they came slower twice in a row with a worker,
+// the next try waits as after a failed piece). On the pool, the caller pulls
+// and copies each element into a piece (of about 50 µs of f's work), and
+// between two pulls processes pieces as the pool's workers do, so pulling
+// overlaps computing and a sequence slow to pull keeps the caller pulling
+// while the workers compute. A pass costs a few allocations, and a piece on
+// the pool one or two (the job that wakes a worker, a buffer grown to the
+// piece's length).
 //
 // Memory: a pass holds at most 4×P+2 pieces, P being the participants (the
 // caller and at most GOMAXPROCS-1 of the pool's workers), each at most 64
