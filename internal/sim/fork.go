@@ -75,7 +75,7 @@ func (rc *recursion) rec(w *part, n int) {
 		rc.rec(w, n-1)
 		return
 	}
-	// sched.Worker.Look: the ask is taken; one found by a recursion's first
+	// As in sched's (*Worker).look, the ask is taken; one found by a recursion's first
 	// fork is stale.
 	s := rc.s
 	period := time.Duration(rc.period)

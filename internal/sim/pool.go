@@ -430,7 +430,7 @@ func (w *part) latchSeen() int64 {
 	return r + k*try - u
 }
 
-// finish is sched.Worker.Finish: it takes j back and reports true, or
+// finish is sched's (*Worker).finish: it takes j back and reports true, or
 // waits for the thief that took it.
 func (w *part) finish(j *job) bool {
 	if n := len(w.dq); n > 0 && w.dq[n-1] == j {
