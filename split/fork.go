@@ -51,8 +51,9 @@ const MaxPeriod = time.Millisecond
 // takes 2.6 µs; go test ./par -run '^$' -bench TreeSum/nodes=1023). On a
 // VM whose wake-up is 47-105 µs that is PrefixBudget, 20 µs; on the
 // simulator's bare metal (a wake-up of 4 µs) it is 4 µs, where W4 at 64
-// participants, at a call of fib of 1.2 ns, ran at 0.81 of T1/P against
-// 0.73 with a floor of 20 µs (go run ./bench -sim, "W4").
+// participants, at a call of fib of 1.2 ns, runs at 0.80 of T1/P over five
+// seeds (go test ./internal/sim -run FibAtScale -v; bench/RESULTS.md gives
+// the 20 µs floor's figure).
 func Period(cost, wake time.Duration) time.Duration {
 	floor := PrefixBudget
 	if wake > 0 {

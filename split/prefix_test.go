@@ -14,6 +14,12 @@ import (
 // on c, the elements costing cost, and returns where it ended and its chunks.
 func runPrefix(n, minLen int, c *fakeclock.Clock, cost func(int) time.Duration) (split.Prefix, [][2]int) {
 	pf := split.NewPrefix(n, minLen, c.Read())
+	return pf, drive(&pf, n, c, cost)
+}
+
+// drive runs pf, a prefix of a call of n elements made on c and set up as
+// its test needs, as a caller drives it, and returns its chunks.
+func drive(pf *split.Prefix, n int, c *fakeclock.Clock, cost func(int) time.Duration) [][2]int {
 	chunks := [][2]int{{0, pf.End()}}
 	c.Charge(0, pf.End(), cost)
 	for pf.End() < n {
@@ -24,7 +30,7 @@ func runPrefix(n, minLen int, c *fakeclock.Clock, cost func(int) time.Duration) 
 		chunks = append(chunks, [2]int{lo, pf.End()})
 		c.Charge(lo, pf.End(), cost)
 	}
-	return pf, chunks
+	return chunks
 }
 
 // TestPrefixCover: a stretch that the chunks done covered (see
@@ -160,14 +166,7 @@ func TestPrefixMeet(t *testing.T) {
 		c := fakeclock.New()
 		pf := split.NewPrefix(n, 1, c.Read())
 		pf.Meet(l)
-		c.Charge(0, pf.End(), fakeclock.Uniform(1))
-		for pf.End() < n {
-			lo := pf.End()
-			if !pf.Next(c.Read()) {
-				break
-			}
-			c.Charge(lo, pf.End(), fakeclock.Uniform(1))
-		}
+		drive(&pf, n, c, fakeclock.Uniform(1))
 		return pf, c.Elapsed()
 	}
 	for _, l := range []split.Load{{Procs: 2}, {Procs: 2, Wake: 70 * time.Microsecond}} {
@@ -202,14 +201,7 @@ func TestPrefixMeetFollowsTheWake(t *testing.T) {
 		pf := split.NewPrefix(n, 1, c.Read())
 		pf.Meet(split.Load{Procs: 2, Searching: 1, Wake: tc.wake})
 		require.Equal(t, split.Budget(tc.wake), pf.Budget())
-		c.Charge(0, pf.End(), fakeclock.Uniform(1))
-		for pf.End() < n {
-			lo := pf.End()
-			if !pf.Next(c.Read()) {
-				break
-			}
-			c.Charge(lo, pf.End(), fakeclock.Uniform(1))
-		}
+		drive(&pf, n, c, fakeclock.Uniform(1))
 		if !tc.handed {
 			assert.Equal(t, n, pf.End(), "wake-up %v: a warm call of 8 µs runs alone", tc.wake)
 			continue
@@ -386,16 +378,7 @@ func TestPrefixExpect(t *testing.T) {
 		if warm {
 			pf.Warm()
 		}
-		chunks := [][2]int{{0, pf.End()}}
-		c.Charge(0, pf.End(), fakeclock.Uniform(cost))
-		for pf.End() < n {
-			lo := pf.End()
-			if !pf.Next(c.Read()) {
-				break
-			}
-			chunks = append(chunks, [2]int{lo, pf.End()})
-			c.Charge(lo, pf.End(), fakeclock.Uniform(cost))
-		}
+		chunks := drive(&pf, n, c, fakeclock.Uniform(cost))
 		return pf, chunks, c.Elapsed()
 	}
 	t.Run("short calls are one chunk", func(t *testing.T) {
