@@ -98,28 +98,16 @@ func shortAt(n int, a, b uint64) bool {
 	return uint64(n) <= shortPS && uint64(n)*max(a, b) <= shortPS
 }
 
-// MinSample is the fewest elements whose time SplitPace trusts on its own,
-// and that a prefix handing its rest over teaches its site, unless they
-// took the prefix's budget or more: the time of a few cheap elements is the
-// clock's and the pool lookup's as much as theirs, and a pace far too dear
-// sent the next calls to the pool after their first element.
-const MinSample = 16
-
 // SplitPace returns the pace by which the pool cuts the rest of a call whose
 // prefix handed it over (ForRange's prefix argument): measured, the pace the
-// prefix measured, or recorded, its site's, if that is cheaper, and no pace
-// at all (cut as the pool's demand says) if measured is of fewer than
-// MinSample elements with no record to check it by. A prefix that the
-// collector or the operating system stopped measures elements dearer than
-// they are, and the pool then cut its rest into pieces too short by that
-// pace; pieces cut too long are halved while they run, as soon as a
-// participant is hungry.
+// prefix measured, or recorded, its site's, if that is cheaper. A prefix
+// that the collector or the operating system stopped measures elements
+// dearer than they are, and the pool then cut its rest into pieces too
+// short by that pace; pieces cut too long are halved while they run, as
+// soon as a participant is hungry.
 func SplitPace(measured, recorded Pace) Pace {
-	switch {
-	case recorded.D > 0 && int64(recorded.D)*int64(measured.N) < int64(measured.D)*int64(recorded.N):
+	if recorded.D > 0 && int64(recorded.D)*int64(measured.N) < int64(measured.D)*int64(recorded.N) {
 		return recorded
-	case recorded.D <= 0 && measured.N < MinSample:
-		return Pace{}
 	}
 	return measured
 }

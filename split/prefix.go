@@ -303,8 +303,7 @@ func (p *Prefix) warmRest(d time.Duration) bool {
 
 // Budget returns the prefix's budget: PrefixBudget, or Budget of its pool's
 // wake-up once Meet has told it. A prefix that hands its rest over teaches
-// its site the pace it measured if it timed its budget or MinSample
-// elements.
+// its site the pace it measured.
 func (p *Prefix) Budget() time.Duration { return p.budget }
 
 // Expected returns the pace that Expect was told, or the zero Pace.

@@ -66,12 +66,12 @@ func SeqNeedsDry(alone float64) bool { return alone < float64(MinStep) }
 // SeqSample returns the cost alone, in nanoseconds an element, after a
 // countdown of n elements that took d, given the least so far (0: none):
 // the least of the samples, since a stall only makes one longer, counting
-// a sample once it holds MinSample elements or took PrefixBudget, as the
-// prefix of a range call does (a few cheap elements time the clock as much
-// as themselves), or if it is the first.
+// a sample once it holds 2*PrefixGrowth elements (a countdown past the
+// first two, of 1 and PrefixGrowth) or took PrefixBudget (a few cheap
+// elements time the clock as much as themselves), or if it is the first.
 func SeqSample(least float64, n int, d time.Duration) float64 {
 	c := float64(d) / float64(max(n, 1))
-	if least == 0 || c < least && (n >= MinSample || d >= PrefixBudget) {
+	if least == 0 || c < least && (n >= 2*PrefixGrowth || d >= PrefixBudget) {
 		return c
 	}
 	return least
@@ -88,7 +88,7 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 // overshoot only delays the pool: 9 elements of W13's 10,000 steps, some
 // 100 µs alone, before the first try. The countdown's own time, not the
 // least over the stint (SeqSample), which a first element slowed by the
-// pass's start may hold until a countdown of MinSample.
+// pass's start may hold until a countdown of 2*PrefixGrowth.
 func SeqStep(n int, d, rest time.Duration) int {
 	next := min(n*PrefixGrowth, SeqMaxStep)
 	if d >= time.Duration(n)*MinPiece {

@@ -49,7 +49,7 @@ func TestSeqDry(t *testing.T) {
 func TestSeqSample(t *testing.T) {
 	assert.Equal(t, 100.0, SeqSample(0, 1, 100*time.Nanosecond), "the first sample counts, however short")
 	assert.Equal(t, 100.0, SeqSample(100, 8, 400*time.Nanosecond), "a few elements in less than PrefixBudget do not count")
-	assert.Equal(t, 50.0, SeqSample(100, MinSample, time.Duration(MinSample)*50), "MinSample elements count")
+	assert.Equal(t, 50.0, SeqSample(100, 2*PrefixGrowth, time.Duration(2*PrefixGrowth)*50), "2*PrefixGrowth elements count")
 	assert.Equal(t, 2500.0, SeqSample(5000, 8, 8*2500), "PrefixBudget counts")
 	assert.Equal(t, 100.0, SeqSample(100, 4096, 4096*300), "a stall only makes a sample longer: the least is kept")
 }

@@ -110,8 +110,7 @@ var drawTimed = rand.Uint32
 // that run and the prefix's plan. hi is n when the whole range was done,
 // or the call was settled or stopped at hi. The first chunk is sized by the
 // pace that the call's site measured before (site.go), and the pace this
-// prefix measures is left there for the next call (unless it is of a few
-// elements timed in less than the budget: split.MinSample). The prefix is warm
+// prefix measures is left there for the next call. The prefix is warm
 // (split.Prefix.Warm) when a worker of the call's pool is spare as the call
 // begins (split.Load.Spare), and goes on alone past its end
 // (split.Prefix.Stay) while the pool has no processor to share its rest
@@ -170,9 +169,7 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		now := clock()
 		if !pf.Next(now) {
 			if pool == nil || !pf.Alone(pool.Load()) {
-				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= pf.Budget() {
-					st.learn(m, false)
-				}
+				st.learn(pf.Measured(now), false)
 				lc := pf.LastChunk(now)
 				r.n, r.d, r.at = lc.N, lc.D, now
 				return r, hi, pf

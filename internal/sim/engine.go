@@ -129,9 +129,7 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 		now := w.read()
 		if !pf.Next(now) {
 			if !pf.Alone(s.load()) {
-				if m := pf.Measured(now); m.N >= split.MinSample || m.D >= pf.Budget() {
-					c.site.learn(m, false)
-				}
+				c.site.learn(pf.Measured(now), false)
 				lc := pf.LastChunk(now)
 				r.n, r.d, r.at = lc.N, lc.D, now
 				return r, hi, pf
