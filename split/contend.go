@@ -19,11 +19,6 @@ import "time"
 // elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
 // mark and 0.98 with it (W11 of go run ./bench).
 
-// YieldStall is the shortest yield that counts as a stall: far above what a
-// yield costs when nothing else is runnable, and under the shortest call that
-// hands work over (shortCall, 10.8 µs of PrefixBudget).
-const YieldStall = 10 * time.Microsecond
-
 // StallStreak is how many stalled yields in a row mark the pool contended: a
 // single one may be the host's preemption of the machine's processor, or the
 // collector's worker.
@@ -36,8 +31,13 @@ const StallStreak = 3
 const ContendedFor = time.Millisecond
 
 // Stalled reports whether a yield that took d was held up by other
-// goroutines.
-func Stalled(d time.Duration) bool { return d >= YieldStall }
+// goroutines, on a pool whose workers take wake from a wake-up to its work
+// (Load.Wake; 0: not measured): if it took half the prefix's budget
+// (Budget) or longer, far above what a yield costs when nothing else is
+// runnable, and under the shortest call that hands work over (shortCall,
+// 10.8 µs of PrefixBudget). On this repository's VM, whose wake-up is 47
+// µs or more, that is 10 µs; on bare metal with a wake-up of 4 µs, 8 µs.
+func Stalled(d, wake time.Duration) bool { return d >= Budget(wake)/2 }
 
 // Marks reports whether a participant whose last stalls yields in a row
 // were held up marks its pool contended, given marks, the marks made in a

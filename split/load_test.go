@@ -46,8 +46,11 @@ func TestPrefixAlone(t *testing.T) {
 }
 
 func TestContentionMarks(t *testing.T) {
-	assert.False(t, Stalled(YieldStall-1))
-	assert.True(t, Stalled(YieldStall))
+	assert.False(t, Stalled(PrefixBudget/2-1, 0), "unmeasured: half of PrefixBudget")
+	assert.True(t, Stalled(PrefixBudget/2, 0))
+	assert.True(t, Stalled(PrefixBudget/2, time.Millisecond), "a slow wake-up: still half of PrefixBudget")
+	assert.False(t, Stalled(2*time.Microsecond-1, time.Microsecond), "a fast wake-up: half of Budget")
+	assert.True(t, Stalled(2*time.Microsecond, time.Microsecond))
 	for s := 1; s < StallStreak; s++ {
 		assert.False(t, Marks(s, 0), "%d stalls, no mark before", s)
 		assert.True(t, Marks(s, 1), "%d stalls while the marks go on", s)

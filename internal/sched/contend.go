@@ -49,7 +49,7 @@ func (w *Worker) yield() bool {
 	t := p.clock()
 	runtime.Gosched()
 	osYield()
-	if !split.Stalled(time.Duration(p.clock() - t)) {
+	if !split.Stalled(time.Duration(p.clock()-t), time.Duration(p.wakeUp.Load())) { // the wake-up is a figure; orders nothing
 		w.stalls = 0
 		if p.contendRun.Load() != 0 { // a load first, so that the line stays shared while nothing changes; orders nothing
 			p.contendRun.Store(0) // orders nothing: a count, read only to size the next mark

@@ -4,7 +4,7 @@ import "github.com/weftgo/weft/split"
 
 // Timing of the contention rule (contend.go).
 const (
-	YieldStall   = split.YieldStall
+	YieldStall   = split.PrefixBudget / 2 // split.Stalled on a pool whose wake-up is not measured
 	StallStreak  = split.StallStreak
 	ContendedFor = split.ContendedFor
 	SearchRounds = split.SearchRounds
