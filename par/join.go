@@ -260,7 +260,7 @@ func (w *Worker) Forks() bool {
 }
 
 // joinEager is a fork for the sorts: it makes b stealable at once, as Join
-// does, while w's deque holds fewer than split.CrowdLen unstolen forks, and
+// does, while w's deque holds fewer than split.RecordDepth unstolen forks, and
 // past them runs b and then a as plain calls. A sort's leaves are coarse, so
 // a push costs little beside them, and a comparison that blocks or takes
 // long must not hold the other half from thieves (a recorded fork is

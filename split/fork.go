@@ -24,7 +24,9 @@ import "time"
 // thief's first take is half the recursion, and RecordDepth promotions in a
 // row reach a sixteenth. A thief that takes a record runs it as a recursion
 // of its own, recording its first levels in turn, so the records of a pool
-// follow the work wherever it goes.
+// follow the work wherever it goes. It is also how many pushed forks wait
+// unstolen before a participant's next ones are plain calls (Crowded): a
+// participant holds about RecordDepth forks of a recursion for thieves.
 const RecordDepth = 4
 
 // PeriodCosts is how many times its own cost Period leaves between two

@@ -80,24 +80,23 @@ func Yields(round int) bool { return round%LookEvery == 0 }
 // idle threads the same way.
 func Wakes(searching, queued int) bool { return searching == 0 || queued > searching }
 
-// CrowdLen is how many forks of a recursion wait unstolen in a participant's
-// deque before further forks run as plain calls (Crowded). Thieves take the
+// Crowded reports whether a participant whose deque holds queued jobs that
+// no thief has taken runs its next fork as plain calls: once RecordDepth
+// wait, as a recursion's forks past its first RecordDepth levels are plain
+// calls until asked (Fork), so that a participant holds about RecordDepth
+// forks of a recursion for thieves, pushed or recorded. Thieves take the
 // oldest job, which in a divide-and-conquer recursion is the largest piece
-// left, so while CrowdLen wait, a job pushed now would wait behind them and
-// most likely be popped back by its own fork: the record, the push and the
-// pop (a fence) would be spent for nothing. This is the max-tasks cut-off of
-// task runtimes (Duran, Corbalán and Ayguadé, SC 2008), kept per
+// left, so while RecordDepth wait, a job pushed now would wait behind them
+// and most likely be popped back by its own fork: the record, the push and
+// the pop (a fence) would be spent for nothing. This is the max-tasks
+// cut-off of task runtimes (Duran, Corbalán and Ayguadé, SC 2008), kept per
 // participant. The fewer wait, the cheaper a fork at every level (go test
 // ./par -run '^$' -bench 'Fib/|Split'); a thief must still find some. A
 // range's cuts are not a recursion's forks and always push: some 64 a
-// participant, each before a leaf of a step or more, they cost nothing
-// worth sparing, and a half run inline waits on its cutter's stack, out of
-// the thieves' reach, for as long as the cutter waits for a stolen piece
-// below it (W1 over 50M elements on 64 simulated participants with bare
-// metal's costs: 0.80 of T1/P with range cuts crowded, 0.89 without; go
-// test ./internal/sim -run StepsAtScale -v).
-const CrowdLen = 4
-
-// Crowded reports whether a participant whose deque holds queued jobs that
-// no thief has taken runs its next fork as plain calls.
-func Crowded(queued int) bool { return queued >= CrowdLen }
+// participant, each before a leaf of a step or more, they cost nothing worth
+// sparing, and a half run inline waits on its cutter's stack, out of the
+// thieves' reach, for as long as the cutter waits for a stolen piece below
+// it (W1 over 50M elements on 64 simulated participants with bare metal's
+// costs: 0.80 of T1/P with range cuts crowded, 0.89 without; go test
+// ./internal/sim -run StepsAtScale -v).
+func Crowded(queued int) bool { return queued >= RecordDepth }

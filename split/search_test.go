@@ -32,6 +32,6 @@ func TestWakes(t *testing.T) {
 }
 
 func TestCrowded(t *testing.T) {
-	assert.False(t, Crowded(CrowdLen-1))
-	assert.True(t, Crowded(CrowdLen))
+	assert.False(t, Crowded(RecordDepth-1))
+	assert.True(t, Crowded(RecordDepth))
 }

@@ -24,7 +24,7 @@ type Splitter struct {
 // participants and the call's length. On 64 simulated participants with
 // bare metal's costs, W1-W3 run at 0.89, 0.97 and 0.92 of T1/P (go test
 // ./internal/sim -run StepsAtScale -v; 0.80, 0.92 and 0.87 while a range's
-// cuts were crowded, see CrowdLen), where leaves of 50 µs, steps of
+// cuts were crowded, see Crowded), where leaves of 50 µs, steps of
 // 100 µs and stolen pieces halved down to MinPiece ran at 0.72, 0.89 and
 // 0.82; on this machine's benchmarks, at GOMAXPROCS 2 and 8 and beside a
 // busy process, level (go run ./bench -w W1,W2,W3,W9,W11,W12).

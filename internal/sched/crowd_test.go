@@ -31,14 +31,14 @@ func nest(w *sched.Worker, depth int, f func(w *sched.Worker)) {
 	w.Join(func(w *sched.Worker) { nest(w, depth-1, f) }, func(*sched.Worker) {})
 }
 
-// A worker is crowded once split.CrowdLen jobs that no thief has taken wait in its
+// A worker is crowded once split.RecordDepth jobs that no thief has taken wait in its
 // deque (package par then runs its forks as plain calls), and not before.
-func TestCrowdedAtCrowdLen(t *testing.T) {
+func TestCrowdedAtRecordDepth(t *testing.T) {
 	onSeatAlone(t, func(w *sched.Worker) {
-		for depth := range split.CrowdLen + 3 {
+		for depth := range split.RecordDepth + 3 {
 			nest(w, depth, func(w *sched.Worker) {
 				require.Equal(t, depth, w.Len())
-				require.Equal(t, depth >= split.CrowdLen, w.Crowded(), "depth %d", depth)
+				require.Equal(t, depth >= split.RecordDepth, w.Crowded(), "depth %d", depth)
 			})
 		}
 		require.Zero(t, w.Len(), "every pushed half was taken back")

@@ -134,7 +134,7 @@ func (h *funcHalf) Run(w *Worker, _ bool) { h.f(w) }
 // Join runs a and b, in parallel if a thief takes b, and returns when both
 // have returned: the fork protocol (Fork, Rec.Join, Rec.End) with a closure
 // for the record, for the tests of the scheduler. It always pushes b; the
-// crowded path (split.CrowdLen) is package par's.
+// crowded path (split.RecordDepth) is package par's.
 func (w *Worker) Join(a, b func(w *Worker)) {
 	j := Fork(w, funcHalf{b})
 	defer j.End(w)

@@ -182,7 +182,7 @@ func (w *Worker) done(j *Job) {
 // long chain of forks (a list walked by recursion, rest first and the
 // element's work second) would run the whole chain down while crowded, hiding
 // every element's work until the chain unwound, when no fork is left to
-// expose it: thieves would take the split.CrowdLen queued jobs and then idle.
+// expose it: thieves would take the split.RecordDepth queued jobs and then idle.
 // Second half first, each crowded level does its own work before it goes
 // down, and the first fork made after a thief has taken a job pushes again
 // (go test -bench Spine ./par, against the plain loop). A panic in the second

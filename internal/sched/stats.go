@@ -60,7 +60,7 @@ type WorkerStats struct {
 	// injected, or handed over.
 	Tasks uint64
 	// Inline counts the forks whose second half it ran itself: pushed and
-	// taken back unstolen, or, while its deque was crowded (split.CrowdLen), never
+	// taken back unstolen, or, while its deque was crowded (split.RecordDepth), never
 	// pushed. Tasks plus Inline is every half that ran, but for the first
 	// halves of forks.
 	Inline     uint64

@@ -165,7 +165,7 @@ func (c *call) reduce(w *part, lo, hi int, sp split.Splitter, stolen bool, r run
 		c.fold(w, &r, lo, hi)
 		return r
 	}
-	return c.fork(w, lo, lo+(hi-lo)/2, hi, sp, r) // never crowded (split.CrowdLen)
+	return c.fork(w, lo, lo+(hi-lo)/2, hi, sp, r) // never crowded (split.RecordDepth)
 }
 
 // fork pushes [mid, hi) and folds [lo, mid), then takes the half back or

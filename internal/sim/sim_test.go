@@ -101,7 +101,7 @@ func TestFib(t *testing.T) {
 // a 64th of a participant's share; -v prints them). With leaves of 50 µs
 // and steps of 100 µs, thieves cut stolen pieces into crumbs and the
 // efficiencies were 0.72, 0.89 and 0.82; with the steps, 0.80, 0.92 and
-// 0.87 while a range's cuts ran inline past split.CrowdLen unstolen jobs,
+// 0.87 while a range's cuts ran inline past split.RecordDepth unstolen jobs,
 // their right pieces held on the cutter's stack out of the thieves' reach
 // until the call's end; W3 at 0.89 while a leaf with no job of its own
 // halved its steps until someone was hungry (split's TailStep, gone); and
