@@ -81,7 +81,7 @@
 // which MinStep keeps rare. A leaf holds less than two steps, so a
 // participant that runs out at the end of a call waits at most about a step
 // for its half. No step leaves a rest shorter than the minimum length. A leaf of a fixed tree (deterministic
-// sums) walks its canonical tree instead, in about TreeSteps nodes
+// sums) walks its canonical tree instead, in nodes of about a step
 // (tree.go).
 //
 // # A call over 10M cheap elements

@@ -2,10 +2,6 @@ package split
 
 import "time"
 
-// TreeSteps is about how many nodes of its canonical tree a leaf of a fixed
-// tree is walked in: it cannot follow the clock, since its nodes are fixed.
-const TreeSteps = 16
-
 // Step returns the length of the first step of a leaf of length n, a piece
 // that TrySplit declined to cut: n itself for a fixed grain (its leaves run
 // whole, as the caller asked), else the splitter's step (StepOf), or a
@@ -59,7 +55,3 @@ func (s Splitter) fit(step, rest int) int {
 	}
 	return step
 }
-
-// TreeStep returns the length of the nodes that a leaf of n elements of a
-// fixed tree runs whole: about n/TreeSteps, and no less than Step(n).
-func (s Splitter) TreeStep(n int) int { return max(s.Step(n), n/TreeSteps) }

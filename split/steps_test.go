@@ -128,10 +128,3 @@ func TestFixedLeavesRunWhole(t *testing.T) {
 	require.Equal(t, 1000, sp.Step(1000))
 	require.Equal(t, 1000, sp.FirstStep(1000, split.Pace{}))
 }
-
-// TestTreeStep: a leaf of a fixed tree is walked in about TreeSteps nodes.
-func TestTreeStep(t *testing.T) {
-	sp := leafSplitter(1)
-	require.Equal(t, 1<<20/split.TreeSteps, sp.TreeStep(1<<20))
-	require.Equal(t, 1, sp.TreeStep(3))
-}

@@ -37,7 +37,7 @@ func ProbeLeaf(p *sched.Pool, leaves [][2]int, step int, fixed, hungry bool, clo
 			}
 			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
 			if fixed {
-				c.descend(w, l[0], l[1], sp.TreeStep(l[1]-l[0]), sp)
+				c.descend(w, l[0], l[1], sp.Step(l[1]-l[0]), sp)
 				continue
 			}
 			r = c.leaf(w, l[0], l[1], sp, r, clock)

@@ -157,8 +157,8 @@ func (c *call[A]) tree(w *sched.Worker, lo, hi int, sp split.Splitter, stolen bo
 		return zero
 	}
 	if !sp.TrySplit(hi-lo, stolen) {
-		if sp.Step(hi-lo) < hi-lo {
-			return c.descend(w, lo, hi, sp.TreeStep(hi-lo), sp)
+		if step := sp.Step(hi - lo); step < hi-lo {
+			return c.descend(w, lo, hi, step, sp)
 		}
 		return c.node(w, lo, hi)
 	}
