@@ -15,13 +15,11 @@ type Spawner struct {
 }
 
 // scopeTasks is what the handles of Scope and ScopeErr (Spawner, Group)
-// share: the count of the scope's parts still to finish, the pool and call
-// into which Go queues a task, the first panic, and whether the scope has
-// ended.
+// share: the count of the scope's parts still to finish, the pool into
+// which Go queues a task, the first panic, and whether the scope has ended.
 type scopeTasks struct {
-	latch sched.CountLatch
+	latch sched.Scope
 	pool  *sched.Pool
-	call  uint64 // the scope's top-level call, whose waiting caller runs the tasks Go queues
 	// failure holds the first panic (or runtime.Goexit) of a task or of the
 	// scope's body.
 	failure atomic.Pointer[carry.Panic]
@@ -48,20 +46,6 @@ func (c *scopeTasks) check(method, recv string, spawn bool, w *Worker, noTask bo
 	case noTask:
 		panic("par: " + method + ": f is nil")
 	}
-}
-
-// push starts the task j, which runs off the latch when it ends, on the
-// deque of sw. Owner of sw only.
-func (c *scopeTasks) push(sw *sched.Worker, j *sched.Job) {
-	c.latch.Add() // before the push: the count cannot reach zero while j is pending
-	sw.Push(j)
-}
-
-// inject starts the task j, which runs off the latch when it ends, through
-// the pool's shared queue. Any goroutine.
-func (c *scopeTasks) inject(j *sched.Job) {
-	c.latch.Add()
-	c.pool.Inject(j, c.call)
 }
 
 // recordPanic records the first panic of the scope: what recover returned in
@@ -98,8 +82,8 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 	}
 	c := configure(opts)
 	c.run(func(w *sched.Worker) {
-		s := &Spawner{scopeTasks{pool: w.Pool(), call: w.Call()}}
-		s.latch.Init(w)
+		s := &Spawner{scopeTasks{pool: w.Pool()}}
+		s.latch.Open(w)
 		func() {
 			normal := false
 			defer func() {
@@ -111,7 +95,7 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 			f(s, handle(w))
 			normal = true
 		}()
-		w.Wait(&s.latch.Job)
+		s.latch.Wait(w)
 		// Read by Spawn and Go of a handle kept past the scope.
 		s.ended.Store(true)
 		if p := s.failure.Load(); p != nil { // every part's record happens before the latch opens
@@ -120,23 +104,19 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 	})
 }
 
-// spawnJob is a task of a scope.
-type spawnJob struct {
-	sched.Job
+// spawnTask is a task of a scope: it runs off the latch when it ends.
+type spawnTask struct {
 	s *Spawner
 	f func(w *Worker)
 }
 
-func runSpawn(w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[spawnJob](j)
+func (t *spawnTask) Run(w *sched.Worker) {
 	s, f := t.s, t.f
 	normal := false
 	defer func() {
 		if !normal {
 			s.recordPanic(recover())
 		}
-		t.s, t.f = nil, nil
-		sched.Free(w, t) // the runner of a detached task is its last user; w reuses it only after this job ends
 		s.latch.Done(w)
 	}()
 	if s.failure.Load() == nil {
@@ -152,11 +132,7 @@ func runSpawn(w *sched.Worker, j *sched.Job) {
 // Spawn panics if s, w or f is nil, or if s's scope has ended.
 func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
 	s.tasks().check("Spawner.Spawn", "s", true, w, f == nil)
-	sw := w.sched()
-	t := sched.Alloc[spawnJob](sw)
-	t.s, t.f = s, f
-	t.Init(nil, runSpawn)
-	s.push(sw, &t.Job)
+	sched.Spawn(w.sched(), &s.latch, spawnTask{s: s, f: f})
 }
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
@@ -165,7 +141,5 @@ func (s *Spawner) Spawn(w *Worker, f func(w *Worker)) {
 // nil, or if s's scope has ended.
 func (s *Spawner) Go(f func(w *Worker)) {
 	s.tasks().check("Spawner.Go", "s", false, nil, f == nil)
-	t := &spawnJob{s: s, f: f}
-	t.Init(nil, runSpawn)
-	s.inject(&t.Job)
+	sched.Inject(s.pool, &s.latch, spawnTask{s: s, f: f})
 }

@@ -146,7 +146,7 @@ func ScopeErr(ctx context.Context, f func(ctx context.Context, g *Group, w *Work
 	}
 	var err error
 	c.run(func(w *sched.Worker) {
-		g := &Group{scopeTasks: scopeTasks{pool: w.Pool(), call: w.Call()}, parent: ctx, labels: c.Labels}
+		g := &Group{scopeTasks: scopeTasks{pool: w.Pool()}, parent: ctx, labels: c.Labels}
 		if g.labels == nil {
 			g.labels = labelled(ctx) // the tasks carry the caller's profiler labels
 		}
@@ -155,7 +155,7 @@ func ScopeErr(ctx context.Context, f func(ctx context.Context, g *Group, w *Work
 		if ctx.Done() != nil {
 			g.ctxDone = g.ctx.Done() // closed by the parent's end too
 		}
-		g.latch.Init(w)
+		g.latch.Open(w)
 		g.body(w, f)
 		g.await(w)
 		if p := g.failure.Load(); p != nil { // every part's record happens before the latch opens
@@ -199,7 +199,7 @@ func (g *Group) await(w *sched.Worker) {
 			g.await(w)
 		}
 	}()
-	w.Wait(&g.latch.Job)
+	g.latch.Wait(w)
 	g.ended.Store(true) // read by Spawn and Go of a handle kept past the scope
 	done = true
 }
@@ -270,20 +270,14 @@ func (g *Group) panicked(r any) {
 	g.cancel(errTaskPanicked) // wakes tasks blocked on ctx'; a cause set before stays
 }
 
-// groupJob is a task of a scope.
-type groupJob struct {
-	sched.Job
+// groupTask is a task of a scope.
+type groupTask struct {
 	g *Group
 	f func(context.Context, *Worker) error
 }
 
-func runGroupJob(w *sched.Worker, j *sched.Job) {
-	t := sched.Payload[groupJob](j)
+func (t *groupTask) Run(w *sched.Worker) {
 	g, f := t.g, t.f
-	defer func() {
-		t.g, t.f = nil, nil
-		sched.Free(w, t) // the runner of a detached task is its last user; w reuses it only after this job ends
-	}()
 	if g.labels != nil {
 		defer w.Label(w.Label(g.labels))
 	}
@@ -388,11 +382,7 @@ func (g *Group) Spawn(w *Worker, f func(ctx context.Context, w *Worker) error) {
 	if !g.admit() {
 		return
 	}
-	sw := w.sched()
-	t := sched.Alloc[groupJob](sw)
-	t.g, t.f = g, f
-	t.Init(nil, runGroupJob)
-	g.push(sw, &t.Job)
+	sched.Spawn(w.sched(), &g.latch, groupTask{g: g, f: f})
 }
 
 // Go starts f as a task of the scope from any goroutine, through the pool's
@@ -407,9 +397,7 @@ func (g *Group) Go(f func(ctx context.Context, w *Worker) error) {
 	if !g.admit() {
 		return
 	}
-	t := &groupJob{g: g, f: f}
-	t.Init(nil, runGroupJob)
-	g.inject(&t.Job)
+	sched.Inject(g.pool, &g.latch, groupTask{g: g, f: f})
 }
 
 // admit marks that tasks have begun, so that SetLimit panics from now on,

@@ -228,12 +228,11 @@ type seqSlot[E, V any] struct {
 // seqJob is the task that the pass injects in the pool: it claims and
 // processes pieces until none is left to claim.
 type seqJob[E, V any] struct {
-	sched.Job
 	r *seqRun[E, V]
 }
 
-func runSeqJob[E, V any](w *sched.Worker, j *sched.Job) {
-	r := sched.Payload[seqJob[E, V]](j).r
+func (j *seqJob[E, V]) Run(w *sched.Worker) {
+	r := j.r
 	if l := r.c.Labels; l != nil {
 		defer w.Label(w.Label(l)) // the pieces are the call's work
 	}
@@ -536,11 +535,9 @@ func (r *seqRun[E, V]) inject() {
 		r.pool = r.c.poolNow() // the default pool was replaced; OnPool's panics
 	}
 	r.active.Add(1)
-	j := &seqJob[E, V]{r: r}
-	j.Init(nil, runSeqJob[E, V])
-	// A pool closed after the check may never run j: the caller claims
-	// whatever is left when it needs it.
-	r.pool.Inject(&j.Job, 0)
+	// A pool closed after the check may never run the job: the caller
+	// claims whatever is left when it needs it.
+	sched.Inject(r.pool, nil, seqJob[E, V]{r: r})
 }
 
 // between is the caller's turn between two pieces that it pulls: it hands

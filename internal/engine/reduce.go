@@ -83,7 +83,7 @@ func (c *call[A]) reduce(w *sched.Worker, lo, hi int, sp split.Splitter, stolen 
 // fork folds [lo, mid) into r and [mid, hi) after it, with the second piece
 // stealable: taken back unstolen, it continues r; stolen, it is a run of its
 // own, merged after r. The push wakes the call's own caller if it is
-// parked while it waits (sched.Worker.Push).
+// parked while it waits (sched.Worker.push).
 func (c *call[A]) fork(w *sched.Worker, lo, mid, hi int, sp split.Splitter, r run[A]) run[A] {
 	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c})
 	defer j.End(w)

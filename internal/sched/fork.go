@@ -204,7 +204,7 @@ func (w *Worker) promote(period time.Duration) bool {
 	j := f.pend[f.promoted]
 	f.promoted++
 	j.pushed = true
-	w.Push(j)
+	w.push(j)
 	f.base = f.depth // the records below count anew (split.Fork's depth)
 	f.since = p.now()
 	d := f.since - t

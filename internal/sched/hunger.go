@@ -7,7 +7,7 @@ package sched
 // of heartbeat scheduling, Acar et al., PLDI 2018, without the timer).
 //
 // Two counts say it: Pool.idle, which the sleep protocol keeps (pool workers
-// searching or parked), and Pool.waiting, the participants inside Wait whose
+// searching or parked), and Pool.waiting, the participants inside wait whose
 // last round over their own deque, the injection queue and the victims found
 // nothing. A seat counts only in the second: it waits for its own call alone.
 
@@ -26,7 +26,7 @@ func (p *Pool) callID(w *Worker) uint64 {
 }
 
 // Hungry reports whether some participant of w's pool has nothing to do: a
-// pool worker searching or parked, or a participant waiting in Wait with
+// pool worker searching or parked, or a participant waiting in wait with
 // nothing to run. Two loads; cheap enough for a leaf to call between steps.
 // Any goroutine.
 func (w *Worker) Hungry() bool {
@@ -35,7 +35,7 @@ func (w *Worker) Hungry() bool {
 }
 
 // wakeCaller unparks the seat of the call w is working on, if it is parked,
-// after w has pushed a job of that call (see Push). A seat that has moved on
+// after w has pushed a job of that call (see push). A seat that has moved on
 // to another call wakes, finds nothing of its call, and parks again. Owner
 // only.
 func (w *Worker) wakeCaller() {

@@ -7,9 +7,10 @@ import (
 	"github.com/weftgo/weft/internal/carry"
 )
 
-// Job is the header of every task a deque holds. A task type embeds Job as its
-// first field, so that a *Job and a pointer to the task are the same address
-// (see Payload).
+// Job is the header of every task a deque holds: a fork's record (Rec), a
+// task of a scope or a pass (Spawn, Inject), a scope's latch (Scope). A task
+// type embeds Job as its first field, so that a *Job and a pointer to the
+// task are the same address (see payload).
 //
 // The fields are grouped by who may touch them when.
 type Job struct {
@@ -39,8 +40,8 @@ type Job struct {
 	kind uint8
 
 	// call is the top-level call the job belongs to (0: none), set by the
-	// worker that pushes it (Worker.Push, or Pool.Inject). A waiting
-	// caller takes only jobs of its own call (Worker.Wait). Atomic because a
+	// worker that pushes it (push), or by inject. A waiting
+	// caller takes only jobs of its own call (wait). Atomic because a
 	// waiting caller reads it before it owns the job, racing the reuse of a
 	// record it read from a stale deque slot; what it decides then is undone
 	// by its failed CAS.
@@ -54,21 +55,21 @@ func (j *Job) setCall(call uint64) {
 	}
 }
 
-// Init prepares j to run fn with owner waiting for it. Owner only, before the
+// init prepares j to run fn with owner waiting for it. Owner only, before the
 // job is pushed. A nil fn keeps the job's function.
-func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) {
+func (j *Job) init(owner *Worker, fn func(w *Worker, j *Job)) {
 	if fn != nil {
 		j.run = fn
 	}
 	j.owner = owner
 	j.panic = nil
 	// done is false: fresh records are zero, and whoever saw a record done
-	// resets it before reuse (see Wait), which keeps a fence off the fork path.
+	// resets it before reuse (see wait), which keeps a fence off the fork path.
 }
 
-// Payload returns the task of type T whose first field is j. The caller
+// payload returns the task of type T whose first field is j. The caller
 // guarantees that j was embedded in a T.
-func Payload[T any](j *Job) *T { return (*T)(unsafe.Pointer(j)) }
+func payload[T any](j *Job) *T { return (*T)(unsafe.Pointer(j)) }
 
 // execute runs a stolen or injected job on w and sets its latch. A panic in the
 // job is recovered and stored for the owner. If the job calls runtime.Goexit,
@@ -138,6 +139,3 @@ func (f *freeList) push(j *Job) {
 	f.head = j
 	f.n++
 }
-
-// Owner returns the worker that forked j. Any goroutine that holds j.
-func (j *Job) Owner() *Worker { return j.owner }

@@ -4,7 +4,7 @@ import "github.com/weftgo/weft/split"
 
 // The fork-join protocol. A fork pushes one half as a job and runs the other
 // half at once; then it pops the job back and runs it inline, or, if a thief
-// took it, it works on other tasks until the thief has finished (Wait).
+// took it, it works on other tasks until the thief has finished (wait).
 //
 // Panic policy: a panic in the half run inline propagates as it is, with its
 // original value and stack, but only after the other half is taken back (and
@@ -59,7 +59,7 @@ func Fork[T any, P Half[T]](w *Worker, v T) *Rec[T] {
 	r.V = v
 	r.kind = forkPushed
 	r.forking = true
-	w.Push(&r.Job)
+	w.push(&r.Job)
 	return r
 }
 
@@ -93,7 +93,7 @@ func takeRec[T any, P Half[T]](w *Worker) *Rec[T] {
 }
 
 func runRec[T any, P Half[T]](w *Worker, j *Job) {
-	P(&Payload[Rec[T]](j).V).Run(w, w != j.owner)
+	P(&payload[Rec[T]](j).V).Run(w, w != j.owner)
 }
 
 // Join ends the half of r's fork that ran first, normally: it reports true
@@ -153,7 +153,7 @@ func (w *Worker) finish(j *Job) bool {
 		// A task the first half left behind (a detached spawn): run it now.
 		w.execute(x)
 	}
-	w.Wait(j)
+	w.wait(j)
 	j.forking = false
 	if p := j.panic; p != nil {
 		j.panic = nil
@@ -212,6 +212,6 @@ func (w *Worker) abandon(j *Job) {
 		}
 		w.execute(x)
 	}
-	w.Wait(j)
+	w.wait(j)
 	j.panic = nil // dropped for the panic in flight
 }

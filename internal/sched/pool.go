@@ -25,7 +25,7 @@ type Pool struct {
 	// under mu, so that thieves read it without a lock.
 	table atomic.Pointer[[]*Worker]
 	idle  atomic.Int64 // see sleep.go
-	// waiting counts the participants in Wait that found nothing to run in
+	// waiting counts the participants in wait that found nothing to run in
 	// their last round (see hunger.go).
 	waiting atomic.Int32
 	// wakeCursor spreads wake-ups over the workers.
@@ -164,12 +164,12 @@ func (p *Pool) exiting() bool {
 	return p.closed.Load() && p.calls.Load() == 0 && !p.hasWork()
 }
 
-// Inject submits a job of call (Worker.Call; 0 for none) that no worker
-// waits for; a worker runs it soon. The job's owner must be nil. Any
+// injectJob submits a job of call (a worker's call; 0 for none) that no
+// worker waits for; a worker runs it soon. The job's owner must be nil. Any
 // goroutine.
-func (p *Pool) Inject(j *Job, call uint64) {
+func (p *Pool) injectJob(j *Job, call uint64) {
 	if j.owner != nil {
-		panic("sched: Inject of a job with an owner")
+		panic("sched: inject of a job with an owner")
 	}
 	j.setCall(call)
 	p.inject.push(j)

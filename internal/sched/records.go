@@ -10,10 +10,10 @@ import (
 // (Go cannot keep it on the forking frame's stack, as Rayon does).
 
 // typeCache keeps a worker's job records by type, for reuse without the
-// allocator: free lists for detached tasks (Alloc, Free), and stacks for
+// allocator: free lists for detached tasks (alloc, free), and stacks for
 // forks (take, put). A slot belongs to one type at a time; a type whose slot
 // another holds takes it over when none of the other's fork records is in
-// use (take and Alloc), else allocates, so that a program that uses more
+// use (take and alloc), else allocates, so that a program that uses more
 // types of call than the cache has slots does not leave a later type
 // allocating at every fork for good (go test -bench Pipeline -benchmem
 // ./par/pipe runs pipe's Max after every other terminal). Owner only.
@@ -67,22 +67,22 @@ func (c *typeCache) claim(k reflect.Type, evict bool) int {
 	return free
 }
 
-// Alloc returns a zeroed or reused *T from w's cache, for a job type T whose
-// first field is Job and whose record may end on another worker (Free). Owner
+// alloc returns a zeroed or reused *T from w's cache, for a job type T whose
+// first field is Job and whose record may end on another worker (free). Owner
 // only.
-func Alloc[T any](w *Worker) *T {
+func alloc[T any](w *Worker) *T {
 	if i := w.cache.claim(typeKey[T](), true); i >= 0 {
 		if j := w.cache.lists[i].pop(); j != nil {
-			return Payload[T](j)
+			return payload[T](j)
 		}
 	}
 	return new(T)
 }
 
-// Free gives t back to w's cache once nobody can reach it: after its fork has
-// synced or abandoned it. The caller clears t's references first so that they
-// do not outlive it. Owner only.
-func Free[T any](w *Worker, t *T) {
+// free gives t back to w's cache once nobody can reach it: after its task
+// has run. The caller clears t's references first so that they do not
+// outlive it. Owner only.
+func free[T any](w *Worker, t *T) {
 	if i := w.cache.claim(typeKey[T](), false); i >= 0 {
 		w.cache.lists[i].push((*Job)(unsafe.Pointer(t)))
 	}
@@ -123,7 +123,7 @@ func take[T any](w *Worker) *T {
 	if k < len(s.recs) {
 		if j := s.recs[k]; j != nil {
 			s.top++
-			return Payload[T](j)
+			return payload[T](j)
 		}
 	} else if k == maxRecords {
 		return new(T)

@@ -27,7 +27,7 @@ const (
 	wakeLatch
 	// wakeClose: the pool is closing.
 	wakeClose
-	// wakeLook: a job of the seat's call was pushed (see Push).
+	// wakeLook: a job of the seat's call was pushed (see push).
 	wakeLook
 )
 

@@ -16,8 +16,9 @@ import (
 // The scheduler's torture test: random fork-join trees run from many
 // goroutines at once on pools of 1, 2, 4, 8 and 16 workers, with Join, Fork
 // on job records of the test's own type (Alloc, Init, Free), a dynamic
-// count of detached tasks behind a CountLatch, calls nested on other pools
-// (Run inside a task), and tasks submitted from outside (Spawn); panics are
+// count of detached tasks behind a Scope (Spawn), calls nested on other
+// pools (Run inside a task), and tasks submitted from outside (Pool.Spawn,
+// a test's); panics are
 // injected at random nodes. Every node counts its entries and exits and
 // records how it exited, and after each top-level call the record is checked
 // against the rules of the fork protocol (join.go; the rules are
@@ -36,7 +37,7 @@ const (
 	kLeaf  uint8 = iota
 	kJoin        // Worker.Join
 	kFork        // Worker.Fork of a job of the test's own type
-	kLatch       // detached tasks counted by a CountLatch, spawning more into it
+	kLatch       // detached tasks counted by a Scope, spawning more into it
 	kRun         // a call nested on another pool: Run inside a task
 	kSpawn       // a task of the enclosing latch that adds its children to it
 	kKinds
@@ -114,22 +115,20 @@ func genRun(r *rand.Rand, seed uint64, budget int) *run {
 	return t
 }
 
-// latchScope is the test's own scope: a CountLatch, and the first failure.
+// latchScope is the test's own scope: a sched.Scope, and the first failure.
 type latchScope struct {
-	l       sched.CountLatch
+	l       sched.Scope
 	failure atomic.Pointer[carry.Panic]
 }
 
-// task is a detached job of a latchScope.
+// task is a detached task of a latchScope.
 type task struct {
-	sched.Job
 	t *run
 	s *latchScope
 	n *torture.Node
 }
 
-func runTask(w *sched.Worker, j *sched.Job) {
-	k := sched.Payload[task](j)
+func (k *task) Run(w *sched.Worker) {
 	t, s, n := k.t, k.s, k.n
 	t.detached.Add(1)
 	normal := false
@@ -138,8 +137,6 @@ func runTask(w *sched.Worker, j *sched.Job) {
 			r := recover()
 			s.failure.CompareAndSwap(nil, &carry.Panic{Value: r})
 		}
-		k.t, k.s, k.n = nil, nil, nil
-		sched.Free(w, k)
 		s.l.Done(w)
 	}()
 	if s.failure.Load() == nil {
@@ -150,11 +147,7 @@ func runTask(w *sched.Worker, j *sched.Job) {
 
 // push starts n as a task of s on w's deque.
 func push(w *sched.Worker, t *run, s *latchScope, n *torture.Node) {
-	k := sched.Alloc[task](w)
-	k.t, k.s, k.n = t, s, n
-	k.Init(nil, runTask)
-	s.l.Add()
-	w.Push(&k.Job)
+	sched.Spawn(w, &s.l, task{t: t, s: s, n: n})
 }
 
 // forkJob is the second half of a kFork node.
@@ -199,7 +192,7 @@ func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) uint64 {
 			sched.Free(w, j)
 		case kLatch:
 			ls := &latchScope{}
-			ls.l.Init(w)
+			ls.l.Open(w)
 			func() {
 				ok := false
 				defer func() {
@@ -213,7 +206,7 @@ func (t *run) visit(w *sched.Worker, n *torture.Node, s *latchScope) uint64 {
 				}
 				ok = true
 			}()
-			w.Wait(&ls.l.Job)
+			ls.l.Wait(w)
 			if p := ls.failure.Load(); p != nil {
 				p.Repanic()
 			}

@@ -111,8 +111,8 @@ func (w *Worker) random() uint64 {
 	return x * 0x2545F4914F6CDD1D
 }
 
-// Push makes j available to thieves and wakes a sleeping worker if none is
-// searching.
+// push makes j available to thieves and wakes a sleeping worker if none is
+// searching. Owner only.
 //
 // Every task is public at once. A private stack for tasks pushed while no
 // worker was idle (after Lace's split deque) was measured and dropped: it
@@ -121,13 +121,13 @@ func (w *Worker) random() uint64 {
 // worker that turns idle meanwhile.
 //
 // A pool worker's push also wakes the seat of the job's call if that seat is
-// parked in Wait: the seat waits for one job to finish, and would not see the
+// parked in wait: the seat waits for one job to finish, and would not see the
 // new one, which the call may need it to run (a task that waits for another,
 // or a leaf that forked because the seat was hungry). The seat counts itself
 // in Pool.waiting before it marks itself asleep and looks again after the
-// mark (see Wait), so a push that loads waiting after storing the job either
+// mark (see wait), so a push that loads waiting after storing the job either
 // sees the count and the mark, or is seen by that last look.
-func (w *Worker) Push(j *Job) {
+func (w *Worker) push(j *Job) {
 	j.setCall(w.call)
 	w.dq.Push(j)
 	p := w.pool
@@ -136,9 +136,6 @@ func (w *Worker) Push(j *Job) {
 		w.wakeCaller()
 	}
 }
-
-// Call returns the top-level call w is working on. Owner only.
-func (w *Worker) Call() uint64 { return w.call }
 
 // pop takes back the newest task, or returns nil if thieves took it. Owner
 // only.
@@ -262,7 +259,7 @@ func (w *Worker) steal(own bool, until *Job) *Job {
 		if k >= n {
 			k -= n
 		}
-		if until != nil && split.LooksAtLatch(i, int(p.procs), p.cpus) && until.done.Load() { // the runner's store; Wait loads it again before it returns
+		if until != nil && split.LooksAtLatch(i, int(p.procs), p.cpus) && until.done.Load() { // the runner's store; wait loads it again before it returns
 			return nil
 		}
 		v := victims[k]
@@ -293,11 +290,11 @@ func (w *Worker) steal(own bool, until *Job) *Job {
 // ofCall is StealIf's test in stealOwn: whether j belongs to call.
 func ofCall(j *Job, call uint64) bool { return j.call.Load() == call }
 
-// Wait runs other work until j is done: the worker's own deque, then the
+// wait runs other work until j is done: the worker's own deque, then the
 // injection queue and other workers' deques; with nothing to do it parks until
 // j's runner or new work wakes it. A pool worker runs any task; a caller's
 // seat runs only tasks of its own call (see stealOwn). Owner of j only.
-func (w *Worker) Wait(j *Job) {
+func (w *Worker) wait(j *Job) {
 	if j.done.Load() { // the runner's store of done hands over its writes
 		j.done.Store(false) // ready for reuse: nobody else touches j now
 		return
@@ -369,7 +366,7 @@ func (w *Worker) Wait(j *Job) {
 				return p.hasWork()
 			}
 			// A seat steals: a job of its call pushed before this look
-			// and after a pool worker's load of our mark is here (see Push).
+			// and after a pool worker's load of our mark is here (see push).
 			found = w.stealOwn()
 			return found != nil
 		})

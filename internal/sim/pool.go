@@ -375,7 +375,7 @@ func (w *part) execute(j *job) {
 	stolen := w != j.owner
 	if w.pool {
 		// A pool worker works for the call of the task it runs: its pushes
-		// are that call's (sched.Worker.Push).
+		// are that call's (sched.Worker.push).
 		defer func(id int) { w.callID = id }(w.callID)
 		w.callID = j.callID
 	}
@@ -441,7 +441,7 @@ func (w *part) finish(j *job) bool {
 	return false
 }
 
-// wait is sched.Worker.Wait: run other work until j is done, rounds of
+// wait is sched.Worker.wait: run other work until j is done, rounds of
 // stealing (a seat only its call's jobs), then a park until j's thief or a
 // push wakes w.
 func (w *part) wait(j *job) {

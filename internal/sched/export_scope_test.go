@@ -1,0 +1,13 @@
+package sched
+
+// The job primitives under Fork, Spawn and Inject, for the scheduler's own
+// tests: push, wait, a job's init, the record cache's alloc and free,
+// payload and inject.
+
+func (w *Worker) Push(j *Job)                                 { w.push(j) }
+func (w *Worker) Wait(j *Job)                                 { w.wait(j) }
+func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) { j.init(owner, fn) }
+func Alloc[T any](w *Worker) *T                               { return alloc[T](w) }
+func Free[T any](w *Worker, t *T)                             { free(w, t) }
+func Payload[T any](j *Job) *T                                { return payload[T](j) }
+func (p *Pool) Inject(j *Job, call uint64)                    { p.injectJob(j, call) }
