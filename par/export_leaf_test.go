@@ -81,7 +81,7 @@ func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) i
 func PrefixCovered(n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int), opts ...Option) int {
 	engine.ForgetSite(siteKey(f))
 	c := configure(opts)
-	for p := c.Lookup(); p.Sleeping() < p.Workers() || p.Load().Contended; {
+	for p := c.Lookup(); p.Load().Parked < p.Workers() || p.Load().Contended; {
 		time.Sleep(100 * time.Microsecond)
 	}
 	return prefixAgain(n, clock, covered, f, opts)
@@ -108,7 +108,7 @@ func Crowd(p *Pool, k int) (end func()) {
 
 // WaitParked returns once every worker of p is parked.
 func WaitParked(p *Pool) {
-	for p.p.Sleeping() < p.p.Workers() {
+	for p.p.Load().Parked < p.p.Workers() {
 		runtime.Gosched()
 	}
 }
@@ -132,7 +132,7 @@ func PrefixAgain(n int, clock func() time.Time, f func(lo, hi int), opts ...Opti
 
 func prefixAgain(n int, clock func() time.Time, covered func(pos int) int, f func(lo, hi int), opts []Option) int {
 	c := configure(opts)
-	for p := c.Lookup(); p.Sleeping() < p.Workers(); {
+	for p := c.Lookup(); p.Load().Parked < p.Workers(); {
 		runtime.Gosched()
 	}
 	return engine.ProbePrefix(&c.Config, n, clock, covered, f)

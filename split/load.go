@@ -14,6 +14,9 @@ type Load struct {
 	// Searching is the pool's workers looking for work: a job pushed now is
 	// taken within a round of their search, with no wake-up.
 	Searching int
+	// Parked is the pool's workers parked for want of work, or about to
+	// park: a job pushed now waits for one to wake (Wake).
+	Parked int
 	// Contended: goroutines outside the pool's calls were recently found
 	// waiting for a processor, so that a job handed over waits behind them.
 	Contended bool

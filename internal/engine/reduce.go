@@ -139,7 +139,7 @@ func (c *call[A]) leaf(w *sched.Worker, lo, hi int, sp split.Splitter, r run[A],
 		last := step
 		step = sp.NextStep(step, el, hi-cur)
 		t = now
-		if w.Len() == 0 && w.Hungry() && sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
+		if w.Hungry() && sp.CanHalve(hi-cur) && sp.WorthHalving(hi-cur, last, el) {
 			return c.fork(w, cur, cur+(hi-cur)/2, hi, sp, r)
 		}
 		c.fold(&r, w, cur, cur+step)
@@ -201,7 +201,7 @@ func (c *call[A]) descend(w *sched.Worker, lo, hi, step int, sp split.Splitter) 
 		return c.node(w, lo, hi)
 	}
 	mid := split.Cut(lo, hi)
-	if sp.CanHalve(hi-lo) && w.Hungry() && w.Len() == 0 {
+	if sp.CanHalve(hi-lo) && w.Hungry() {
 		return c.forkTree(w, lo, mid, hi, sp)
 	}
 	left := c.descend(w, lo, mid, step, sp)

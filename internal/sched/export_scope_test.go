@@ -11,3 +11,10 @@ func Alloc[T any](w *Worker) *T                               { return alloc[T](
 func Free[T any](w *Worker, t *T)                             { free(w, t) }
 func Payload[T any](j *Job) *T                                { return payload[T](j) }
 func (p *Pool) Inject(j *Job, call uint64)                    { p.injectJob(j, call) }
+
+// Len returns how many jobs w's deque holds that no thief has taken.
+func (w *Worker) Len() int { return w.dq.Len() }
+
+// Sleeping returns how many pool workers are parked, or about to park
+// (split.Load.Parked).
+func (p *Pool) Sleeping() int { return p.sleeping() }

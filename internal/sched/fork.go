@@ -128,7 +128,7 @@ func (w *Worker) asked(period time.Duration) (asked bool, age time.Duration) {
 			age = time.Duration(p.now() - f.since)
 		}
 	}
-	if f.depth > 0 && f.took && split.Spreads(f.took, p.Sleeping(), int(p.procs), p.cpus) { // took first: spares the load
+	if f.depth > 0 && f.took && split.Spreads(f.took, p.sleeping(), int(p.procs), p.cpus) { // took first: spares the load
 		if !asked {
 			asked = true
 			age = time.Duration(p.now() - f.since)

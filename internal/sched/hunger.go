@@ -25,13 +25,18 @@ func (p *Pool) callID(w *Worker) uint64 {
 	return id
 }
 
-// Hungry reports whether some participant of w's pool has nothing to do: a
+// Hungry reports whether some participant of w's pool has nothing to do (a
 // pool worker searching or parked, or a participant waiting in wait with
-// nothing to run. Two loads; cheap enough for a leaf to call between steps.
-// Any goroutine.
+// nothing to run) that w's deque does not answer already: a job w pushed
+// earlier that still waits there answers it, and so does any older, larger
+// one (Tzannes et al. split a running loop only when the worker's own
+// deque is empty). Two loads, and the deque's length while some
+// participant is hungry; cheap enough for a leaf to call between steps.
+// Owner only.
 func (w *Worker) Hungry() bool {
 	p := w.pool
-	return p.idle.Load() != 0 || p.waiting.Load() != 0 // both change only on the way into or out of idleness
+	return (p.idle.Load() != 0 || p.waiting.Load() != 0) && // both change only on the way into or out of idleness
+		w.dq.Len() == 0
 }
 
 // wakeCaller unparks the seat of the call w is working on, if it is parked,
@@ -51,13 +56,6 @@ func (w *Worker) wakeCaller() {
 		s.unpark(wakeLook)
 	}
 }
-
-// Len returns how many jobs w's deque holds that no thief has taken. A
-// running leaf forks for hunger only when it is 0: a job it pushed earlier and
-// that still waits there answers the hunger already, and so does any older,
-// larger one (Tzannes et al. split a running loop only when the worker's own
-// deque is empty). Owner only.
-func (w *Worker) Len() int { return w.dq.Len() }
 
 // Index returns w's place in its pool's table: 0 to Workers()-1 for the
 // pool's own workers, and more for seats. Any goroutine.

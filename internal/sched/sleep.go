@@ -164,23 +164,25 @@ func (p *Pool) wakeOne() {
 	}
 }
 
-// Sleeping returns how many pool workers are parked, or about to park. One
+// sleeping returns how many pool workers are parked, or about to park. One
 // load. Any goroutine.
-func (p *Pool) Sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot; orders nothing
+func (p *Pool) sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot; orders nothing
 
 // Load returns what the planner weighs a hand-over against (split.Load):
 // the calls in progress (those with a seat, and callers between Arrive and
 // Depart), the processors the pool runs on (GOMAXPROCS when it started), the
 // workers searching for work (a job pushed now is taken within one round of
-// a search, with no wake-up), whether the pool is contended (see
-// contend.go) and its measured wake-up (see wokeUp). Five loads, and a
-// read of the clock while a contention mark is set or has just lapsed: a
-// snapshot that orders nothing. Any goroutine.
+// a search, with no wake-up) and those parked, whether the pool is
+// contended (see contend.go) and its measured wake-up (see wokeUp). Five
+// loads, and a read of the clock while a contention mark is set or has just
+// lapsed: a snapshot that orders nothing. Any goroutine.
 func (p *Pool) Load() split.Load {
+	idle := p.idle.Load()
 	return split.Load{
 		Calls:     int(p.calls.Load() + p.early.Load()),
 		Procs:     int(p.procs),
-		Searching: int(uint32(p.idle.Load())),
+		Searching: int(uint32(idle)),
+		Parked:    int(idle >> 32),
 		Contended: p.isContended(),
 		Wake:      time.Duration(p.wakeUp.Load()),
 	}
