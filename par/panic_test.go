@@ -200,6 +200,53 @@ func TestGoexitEndsCaller(t *testing.T) {
 	})
 }
 
+// TestGoexitWaitsForStartedTasks: a scope whose body, or a task its caller
+// runs while it waits, calls runtime.Goexit ends the calling goroutine only
+// after every task that had started has returned, as a panic does. The slow
+// task runs on the pool's one worker while the caller goes on.
+func TestGoexitWaitsForStartedTasks(t *testing.T) {
+	type spawn func(f func())
+	scopes := map[string]func(opts []par.Option, body func(spawn)){
+		"Scope": func(opts []par.Option, body func(spawn)) {
+			par.Scope(func(s *par.Spawner, w *par.Worker) {
+				body(func(f func()) { s.Spawn(w, func(*par.Worker) { f() }) })
+			}, opts...)
+		},
+		"ScopeErr": func(opts []par.Option, body func(spawn)) {
+			_ = par.ScopeErr(context.Background(), func(_ context.Context, g *par.Group, w *par.Worker) error {
+				body(func(f func()) { g.Spawn(w, func(context.Context, *par.Worker) error { f(); return nil }) })
+				return nil
+			}, opts...)
+		},
+	}
+	for name, scope := range scopes {
+		for _, where := range []string{"body", "task in the wait"} {
+			t.Run(name+"/"+where, func(t *testing.T) {
+				p := par.NewPool(par.Workers(1))
+				defer p.Close()
+				var finished atomic.Bool
+				how, _ := runOn(func() {
+					scope([]par.Option{par.OnPool(p)}, func(spawn spawn) {
+						started := make(chan struct{})
+						spawn(func() {
+							close(started)
+							time.Sleep(5 * time.Millisecond)
+							finished.Store(true)
+						})
+						<-started // the worker stole it: the caller is in the body
+						if where == "body" {
+							runtime.Goexit()
+						}
+						spawn(runtime.Goexit) // popped by the caller as it waits
+					})
+				})
+				require.Equal(t, goexited, how)
+				require.True(t, finished.Load(), "the goroutine ended while a started task still ran")
+			})
+		}
+	}
+}
+
 // joinShapes are the fork-join calls whose halves fail: leaf selects the
 // leaf of a complete binary recursion of the given depth that fails, and v
 // is as for panicCall.

@@ -60,6 +60,21 @@ func (c *scopeTasks) recordPanic(r any) {
 	c.failure.CompareAndSwap(nil, carry.Recovered(r))
 }
 
+// await runs tasks on the caller's seat w until every part of the scope has
+// returned. A task run here that calls runtime.Goexit unwinds the caller's
+// goroutine through it: the rest are still waited for before it goes on.
+func (c *scopeTasks) await(w *sched.Worker) {
+	done := false
+	defer func() {
+		if !done {
+			c.await(w)
+		}
+	}()
+	c.latch.Wait(w)
+	c.ended.Store(true) // read by Spawn and Go of a handle kept past the scope
+	done = true
+}
+
 // tasks returns s's tasks, or nil for a nil s, for check.
 func (s *Spawner) tasks() *scopeTasks {
 	if s == nil {
@@ -87,17 +102,21 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 		func() {
 			normal := false
 			defer func() {
-				if !normal {
-					s.recordPanic(recover())
+				if normal {
+					return
 				}
-				s.latch.Done(w) // the body's own part
+				r := recover()
+				s.recordPanic(r)
+				s.latch.Done(w)
+				if r == nil { // runtime.Goexit: it unwinds on once the tasks are done
+					s.await(w)
+				}
 			}()
 			f(s, handle(w))
 			normal = true
+			s.latch.Done(w) // the body's own part
 		}()
-		s.latch.Wait(w)
-		// Read by Spawn and Go of a handle kept past the scope.
-		s.ended.Store(true)
+		s.await(w)
 		if p := s.failure.Load(); p != nil { // every part's record happens before the latch opens
 			p.Repanic()
 		}

@@ -189,21 +189,6 @@ func (g *Group) body(w *sched.Worker, f func(context.Context, *Group, *Worker) e
 	g.latch.Done(w) // the body's own part
 }
 
-// await runs tasks on the caller's seat w until every part of the scope has
-// returned. A task run here that calls runtime.Goexit unwinds the caller's
-// goroutine through it: the rest are still waited for before it goes on.
-func (g *Group) await(w *sched.Worker) {
-	done := false
-	defer func() {
-		if !done {
-			g.await(w)
-		}
-	}()
-	g.latch.Wait(w)
-	g.ended.Store(true) // read by Spawn and Go of a handle kept past the scope
-	done = true
-}
-
 // result is the scope's error once every part has returned.
 func (g *Group) result() error {
 	if fl := g.first.Load(); fl != nil {
