@@ -30,14 +30,14 @@ func runSimCmd(f *flags) (int, error) {
 	fmt.Fprintln(out, "# weft on 2 to 64 simulated participants (go run ./bench -sim)")
 	fmt.Fprintln(out)
 	costs, vm, busy := simCalibrate()
-	fmt.Fprintf(out, "Measured here (GOMAXPROCS %d): wake %v, steal from a searching worker %v (each less the seat, the fork and the look the model charges itself), fork %v, clock %v, call %v, yield %v;\n",
-		runtime.GOMAXPROCS(0), vm.Wake, vm.Steal, vm.Fork, vm.Clock, vm.Call, vm.Yield)
+	fmt.Fprintf(out, "Measured here (GOMAXPROCS %d): wake %v, steal from a searching worker %v (each less the seat, the fork and the look the model charges itself), fork %v, clock %v, call %v, yield %v, unpark %v;\n",
+		runtime.GOMAXPROCS(0), vm.Wake, vm.Steal, vm.Fork, vm.Clock, vm.Call, vm.Yield, vm.Unpark)
 	if busy != nil {
 		fmt.Fprintf(out, "(other processes held the processors while the steal and the wake-up were timed: a Join's halves met in %v with a worker searching, against %v with it parked, %d times; these two are %s's)\n",
 			busy.steal, busy.wake, simMeetTries, sim.VM.Name)
 	}
 	fmt.Fprintf(out, "elements: W1 %.3f ns, W2/W3 %.2f ns + %.3f ns a step, a call of fib %.2f ns.\n", costs.W1, costs.Base, costs.Step, costs.Fib)
-	fmt.Fprintf(out, "Bare metal: wake %v, steal %v, yield %v, the rest as measured.\n\n", sim.Bare.Wake, sim.Bare.Steal, sim.Bare.Yield)
+	fmt.Fprintf(out, "Bare metal: wake %v, steal %v, yield %v, unpark %v, the rest as measured.\n\n", sim.Bare.Wake, sim.Bare.Steal, sim.Bare.Yield, sim.Bare.Unpark)
 	bare := sim.Bare
 	bare.Fork, bare.Clock, bare.Call = vm.Fork, vm.Clock, vm.Call
 
@@ -287,6 +287,7 @@ func simCalibrate() (sim.Costs, sim.Machine, *simBusy) {
 		}
 	})
 	m.Call = max(0, (call-loop)/100)
+	m.Unpark = simUnpark()
 
 	if runtime.GOMAXPROCS(0) >= 2 {
 		// simMeet times a Join from its start until both halves run, which
@@ -356,6 +357,36 @@ func simMedian(k int, f func()) time.Duration {
 	}
 	slices.Sort(ds)
 	return ds[k/2]
+}
+
+// simUnpark returns the median time an unpark costs the goroutine that
+// makes it, as sched's does (a token sent on the parked goroutine's
+// buffered channel, and a goroutine started that moves the woken one to
+// the run queue, where the runtime wakes a thread for an idle processor):
+// the parked goroutine waits on its channel, the waker has spun 200 µs
+// meanwhile, as a caller works between calls, and is timed from its send
+// to the end of its go statement.
+func simUnpark() time.Duration {
+	wake := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		for range wake {
+			done <- struct{}{}
+		}
+	}()
+	defer close(wake)
+	ds := make([]time.Duration, 101)
+	for i := range ds {
+		for d := time.Now(); time.Since(d) < 200*time.Microsecond; {
+		}
+		t := time.Now()
+		wake <- struct{}{}
+		go func() {}()
+		ds[i] = time.Since(t)
+		<-done
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // simMeet returns the median time from a Join on p to the moment both its

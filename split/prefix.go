@@ -204,7 +204,9 @@ func (p *Prefix) Cover(e int) {
 // pool: it has spent its budget, or it has timed an eighth of it and the rest
 // promises four budgets or more (LongRest of the pool's wake-up, once Meet
 // has told it), or it is warm and its rest promises enough (see
-// warmLook). Otherwise it plans the next chunk, [old End, End()):
+// warmLook), and the rest holds two MinPiece or more at the pace so far
+// (a shorter one is the last chunk). Otherwise it plans the next chunk,
+// [old End, End()):
 // PrefixGrowth times the last while the prefix is young, then twice, and
 // never past what is left of the budget (or of the warm look, before a warm prefix
 // has timed it) at the last chunk's pace, since cost that climbs along the
@@ -218,7 +220,14 @@ func (p *Prefix) Next(now time.Time) bool {
 	d := now.Sub(p.prev)
 	left := p.budget - p.el
 	if p.n-p.end > p.first && (left < p.budget/8 || p.el >= p.budget/8 && p.longRest() || p.warmRest(d)) {
-		return false
+		if p.RestAtLeast(2 * MinPiece) {
+			return false
+		}
+		// A rest that makes no two pieces would run on the caller all the
+		// same, after the pool's seat and a fork: it is the last chunk.
+		p.prev = now
+		p.last, p.end = p.n-p.end, p.n
+		return true
 	}
 	if p.el < p.look {
 		left = p.look - p.el // a warm prefix's chunks end by its look

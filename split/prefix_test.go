@@ -118,6 +118,25 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 	})
 }
 
+// TestPrefixRunsAShortRest: a prefix whose budget is spent with less than
+// two MinPiece left at its pace runs that rest as its last chunk: the pool
+// would seat the call and run the rest, which it cannot cut, on the caller
+// all the same (W2's body over 700 elements left 25, 1.2 µs, in the
+// simulator).
+func TestPrefixRunsAShortRest(t *testing.T) {
+	short := 0
+	for n := 18_000; n < 30_000; n += 50 {
+		c := fakeclock.New()
+		pf, _ := runPrefix(n, 1, c, fakeclock.Uniform(1))
+		if pf.End() == n {
+			continue
+		}
+		require.GreaterOrEqual(t, n-pf.End(), 2*int(split.MinPiece), "n=%d: a rest of %d ns handed over", n, n-pf.End())
+		short++
+	}
+	require.NotZero(t, short, "no call handed a rest over")
+}
+
 // TestBudget: a prefix's budget is four wake-ups of its pool, between
 // MinStep and PrefixBudget, and PrefixBudget while none is measured.
 func TestBudget(t *testing.T) {

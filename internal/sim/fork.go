@@ -47,8 +47,18 @@ type forkState struct {
 type recursion struct {
 	s       *Sim
 	perCall float64
-	period  int64
-	old     bool // Config.OldForks
+	fixed   int64 // Config.ForkPeriod, or 0
+	cost    int64 // what a promotion costs its promoter, a moving average as sched's
+	old     bool  // Config.OldForks
+}
+
+// period is split.Period of the promotions' cost and the machine's
+// wake-up, as sched's fork look computes it, or Config.ForkPeriod.
+func (rc *recursion) period() int64 {
+	if rc.fixed > 0 {
+		return rc.fixed
+	}
+	return int64(split.Period(time.Duration(rc.cost), rc.s.m.Wake))
 }
 
 // calls returns the calls of fib(n)'s recursion: 2*fib(n+1)-1.
@@ -78,7 +88,7 @@ func (rc *recursion) rec(w *part, n int) {
 	// As in sched's (*Worker).look, the ask is taken; one found by a recursion's first
 	// fork is stale.
 	s := rc.s
-	period := time.Duration(rc.period)
+	period := time.Duration(rc.period())
 	asked := w.ask && f.depth > 0
 	w.ask = false
 	age := time.Duration(s.now - f.since)
@@ -94,7 +104,7 @@ func (rc *recursion) rec(w *part, n int) {
 			if !rc.old {
 				f.since -= int64(split.StartAge(f.took, period))
 			}
-			f.notBefore = f.since + rc.period
+			f.notBefore = f.since + int64(period)
 		}
 		f.depth++
 		f.pend = append(f.pend, j)
@@ -121,7 +131,8 @@ func (rc *recursion) rec(w *part, n int) {
 	f.base = min(f.base, f.depth)
 }
 
-// promote pushes w's oldest pending record for thieves.
+// promote pushes w's oldest pending record for thieves, and times it with
+// the unparks the push makes, as sched's promote does for split.Period.
 func (rc *recursion) promote(w *part) {
 	f := &w.fk
 	if f.promoted == len(f.pend) {
@@ -130,10 +141,12 @@ func (rc *recursion) promote(w *part) {
 	j := f.pend[f.promoted]
 	f.promoted++
 	j.pushed = true
+	t := rc.s.now
 	w.advance(int64(rc.s.m.Fork))
 	w.push(j)
 	f.since = rc.s.now
-	f.notBefore = f.since + rc.period
+	rc.cost += (f.since - t - rc.cost) / 8
+	f.notBefore = f.since + rc.period()
 }
 
 // unpend removes j, and any record above it, from w's pending records.
@@ -173,19 +186,15 @@ func Fib(cfg Config, n int, perCall float64) Result {
 	s := newSim(cfg, 1)
 	ps := s.startWorkers()
 	caller := s.parts[s.workers]
-	period := split.Period(cfg.Machine.Fork, cfg.Machine.Wake)
-	if cfg.ForkPeriod > 0 {
-		period = cfg.ForkPeriod
-	}
-	rc := &recursion{s: s, perCall: perCall, period: int64(period), old: cfg.OldForks}
+	rc := &recursion{s: s, perCall: perCall, fixed: int64(cfg.ForkPeriod), old: cfg.OldForks}
 	s.recursions = true
 	// sched's heartbeat: every period while a recursion runs, it asks on
 	// behalf of the parked workers.
 	var beat *proc
-	beat = s.start(int64(period), func() {
+	beat = s.start(rc.period(), func() {
 		for {
 			s.askAll(nil)
-			beat.advance(int64(period))
+			beat.advance(rc.period())
 		}
 	})
 	var r Result

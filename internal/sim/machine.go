@@ -34,22 +34,28 @@ type Machine struct {
 	// Step is the cost of one fold of a step beyond its elements (a call
 	// through a function value, the accumulator carried).
 	Step time.Duration
+	// Unpark is what waking a parked goroutine costs the goroutine that
+	// wakes it: sched's unpark sends it a token and starts a goroutine
+	// (nudge), and the runtime wakes a thread for an idle processor. sched
+	// times a promotion with the unparks it makes (split.Period's cost).
+	Unpark time.Duration
 }
 
 // Bare is a server on bare metal: a wake-up of a few microseconds, steals
 // and yields of a cache miss or a system call, and this machine's fork and
 // clock (go run ./bench -sim prints the measured ones).
 var Bare = Machine{
-	Name:  "bare metal",
-	Wake:  4 * time.Microsecond,
-	Steal: 200 * time.Nanosecond,
-	Try:   20 * time.Nanosecond,
-	Yield: 300 * time.Nanosecond,
-	Fork:  40 * time.Nanosecond,
-	Clock: 20 * time.Nanosecond,
-	Call:  30 * time.Nanosecond,
-	Seat:  300 * time.Nanosecond,
-	Step:  5 * time.Nanosecond,
+	Name:   "bare metal",
+	Wake:   4 * time.Microsecond,
+	Steal:  200 * time.Nanosecond,
+	Try:    20 * time.Nanosecond,
+	Yield:  300 * time.Nanosecond,
+	Fork:   40 * time.Nanosecond,
+	Clock:  20 * time.Nanosecond,
+	Call:   30 * time.Nanosecond,
+	Seat:   300 * time.Nanosecond,
+	Step:   5 * time.Nanosecond,
+	Unpark: time.Microsecond,
 }
 
 // VM is this repository's 2-vCPU virtual machine as its benchmarks
@@ -57,14 +63,15 @@ var Bare = Machine{
 // -bench 'Clock|Split|SmallCall' ./par), for tests and for a run of the
 // simulator that does not measure: go run ./bench -sim measures anew.
 var VM = Machine{
-	Name:  "this VM",
-	Wake:  100 * time.Microsecond,
-	Steal: 2 * time.Microsecond,
-	Try:   30 * time.Nanosecond,
-	Yield: 900 * time.Nanosecond,
-	Fork:  60 * time.Nanosecond,
-	Clock: 35 * time.Nanosecond,
-	Call:  30 * time.Nanosecond,
-	Seat:  500 * time.Nanosecond,
-	Step:  5 * time.Nanosecond,
+	Name:   "this VM",
+	Wake:   100 * time.Microsecond,
+	Steal:  2 * time.Microsecond,
+	Try:    30 * time.Nanosecond,
+	Yield:  900 * time.Nanosecond,
+	Fork:   60 * time.Nanosecond,
+	Clock:  35 * time.Nanosecond,
+	Call:   30 * time.Nanosecond,
+	Seat:   500 * time.Nanosecond,
+	Step:   5 * time.Nanosecond,
+	Unpark: 16 * time.Microsecond,
 }

@@ -140,6 +140,17 @@ func (w *part) push(j *job) {
 			x.p.schedule(at)
 		}
 	}
+	w.pay()
+}
+
+// pay charges w the unparks it made since it last paid (Machine.Unpark
+// each): the waker goes on only once its unparks are done, as sched's
+// does. Called by the participant that made them, before it blocks.
+func (w *part) pay() {
+	if d := w.s.owed; d > 0 {
+		w.s.owed = 0
+		w.advance(d)
+	}
 }
 
 // pop takes back w's newest job, or nil.
@@ -251,6 +262,7 @@ func (w *part) unpark(reason int) bool {
 	w.reason = reason
 	w.wakes++
 	s.wakes++
+	s.owed += int64(s.m.Unpark) // the waker's, paid before it blocks (pay)
 	w.p.schedule(s.now + s.wakeLatency(reason))
 	return true
 }
@@ -350,6 +362,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 			for {
 				if j := w.steal(false); j != nil {
 					s.stopSearching(true)
+					w.pay()
 					return j, false
 				}
 				if s.now >= deadline {
@@ -387,6 +400,7 @@ func (w *part) execute(j *job) {
 	j.done = true
 	if stolen {
 		j.owner.jobDone(j)
+		w.pay()
 	}
 }
 
@@ -470,6 +484,7 @@ func (w *part) wait(j *job) {
 			if x != nil {
 				if searching {
 					s.stopSearching(true)
+					w.pay()
 					searching = false
 				}
 				if hungry {
