@@ -24,6 +24,7 @@ type Sim struct {
 	wakeCursor                 int
 
 	pushes, steals, wakes int
+	owed                  int64 // unparks the running participant has yet to pay for (pay)
 
 	sites            map[string]*site
 	draw             *rand.Rand
