@@ -34,9 +34,11 @@ const ContendedFor = time.Millisecond
 // goroutines, on a pool whose workers take wake from a wake-up to its work
 // (Load.Wake; 0: not measured): if it took half the prefix's budget
 // (Budget) or longer, far above what a yield costs when nothing else is
-// runnable, and under the shortest call that hands work over (shortCall,
-// 10.8 µs of PrefixBudget). On this repository's VM, whose wake-up is 47
-// µs or more, that is 10 µs; on bare metal with a wake-up of 4 µs, 8 µs.
+// runnable (0.8-1.1 µs on a small VM: go test ./internal/sched -run '^$'
+// -bench Yield), and under the shortest call that hands work over
+// (shortCall, 10.8 µs of PrefixBudget). Where a wake-up takes 47 µs or more
+// (go test ./internal/sched -run '^$' -bench Wake) that is 10 µs; where it
+// takes 4 µs, 8 µs.
 func Stalled(d, wake time.Duration) bool { return d >= Budget(wake)/2 }
 
 // Marks reports whether a participant whose last stalls yields in a row
