@@ -60,6 +60,17 @@ func (c *scopeTasks) recordPanic(r any) {
 	c.failure.CompareAndSwap(nil, carry.Recovered(r))
 }
 
+// bodyFailed ends the scope's own part on the caller's seat w after its body
+// did not return normally, r being what recover returned there, recorded
+// already. A panic goes on to the scope's wait; runtime.Goexit, which cannot
+// be stopped, waits here for the started tasks before it unwinds on.
+func (c *scopeTasks) bodyFailed(w *sched.Worker, r any) {
+	c.latch.Done(w)
+	if r == nil {
+		c.await(w)
+	}
+}
+
 // await runs tasks on the caller's seat w until every part of the scope has
 // returned. A task run here that calls runtime.Goexit unwinds the caller's
 // goroutine through it: the rest are still waited for before it goes on.
@@ -107,10 +118,7 @@ func Scope(f func(s *Spawner, w *Worker), opts ...Option) {
 				}
 				r := recover()
 				s.recordPanic(r)
-				s.latch.Done(w)
-				if r == nil { // runtime.Goexit: it unwinds on once the tasks are done
-					s.await(w)
-				}
+				s.bodyFailed(w, r)
 			}()
 			f(s, handle(w))
 			normal = true

@@ -177,10 +177,7 @@ func (g *Group) body(w *sched.Worker, f func(context.Context, *Group, *Worker) e
 		}
 		r := recover()
 		g.panicked(r)
-		g.latch.Done(w)
-		if r == nil { // runtime.Goexit: it unwinds on once the tasks are done
-			g.await(w)
-		}
+		g.bodyFailed(w, r)
 	}()
 	if err := f(g.ctx, g, handle(w)); err != nil {
 		g.fail(err)

@@ -1,9 +1,6 @@
 package sched
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "sync/atomic"
 
 // Detached tasks: the tasks of a scope, which nothing joins one by one, and
 // those of a pass over a sequence. A scope's tasks are started by Spawn
@@ -143,7 +140,7 @@ func Inject[T any, P Detached[T]](p *Pool, s *Scope, v T) {
 // runtime.Goexit (package par's tasks recover their panics) leaves its
 // record to the collector.
 func runDetached(w *Worker, j *Job) {
-	t := (*taskHead)(unsafe.Pointer(j))
+	t := payload[taskHead](j)
 	t.self.run(w)
 	if t.keep {
 		t.self.end(w)
