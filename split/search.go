@@ -44,24 +44,32 @@ const LookEvery = 8
 // and 1.05 and 1.09 at 32 with a look every 8, in two; alone, level).
 func LooksAtLatch(i, procs, cpus int) bool { return i%LookEvery == 0 && i > 0 && procs <= cpus }
 
-// Linger is how long a pool worker that runs out of work keeps searching
-// before it parks, counted from its last task or its wake-up. In a stream of
-// calls the next call's fork then finds a thief already running, where a
+// Linger returns how long a pool worker that runs out of work keeps
+// searching before it parks, counted from its last task or its wake-up, on
+// a pool whose workers take wake from a wake-up to its work (Load.Wake; 0:
+// not measured): twice longCall of the pool's budget (Budget), eight
+// budgets, so that the next call of a stream, which runs alone on its
+// prefix at most that long before it hands its rest over, finds a thief
+// already running even after a gap as long between the calls, where a
 // wake-up takes tens of microseconds (go test ./internal/sched -run '^$'
 // -bench Wake), longer than a call of that size lasts: calls of 20 µs to 2
-// ms back to back show it (W11 of go run ./bench). Longer than a running
-// leaf's step of most calls (a Steps-th of a participant's share: 78 µs of
-// a 10 ms call on two), so that a worker that runs out in the middle of a
-// call is still searching when a leaf of the call next looks for a hungry
-// participant. It is also the most CPU the end of a stream costs a worker.
-const Linger = 200 * time.Microsecond
+// ms back to back show it (W11 of go run ./bench; without a linger, W2's
+// body at 700 to 3,000 elements from one caller ran at 0.68-0.85 of the
+// speed at GOMAXPROCS 2). Longer than a running leaf's step of most calls
+// (a Steps-th of a participant's share: 78 µs of a 10 ms call on two), so
+// that a worker that runs out in the middle of a call is still searching
+// when a leaf of the call next looks for a hungry participant. It is also
+// the most CPU the end of a stream costs a worker. Where a wake-up takes 5
+// µs or more, 160 µs; on the simulator's bare metal (4 µs), 128 µs.
+func Linger(wake time.Duration) time.Duration { return 2 * longCall(Budget(wake)) }
 
 // Searches reports whether a searching pool worker that has made round
 // fruitless rounds, the last of them searched after its last task or
-// wake-up, goes on searching: for SearchRounds rounds, and until Linger has
-// passed unless its pool is closing.
-func Searches(round int, searched time.Duration, closing bool) bool {
-	return round < SearchRounds || searched < Linger && !closing
+// wake-up, goes on searching, on a pool whose wake-up is wake: for
+// SearchRounds rounds, and until Linger(wake) has passed unless its pool is
+// closing.
+func Searches(round int, searched, wake time.Duration, closing bool) bool {
+	return round < SearchRounds || searched < Linger(wake) && !closing
 }
 
 // Yields reports whether a searching pool worker yields its processor after

@@ -2,16 +2,26 @@ package split
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
 
 func TestSearches(t *testing.T) {
-	assert.True(t, Searches(1, 0, false), "the first round")
-	assert.True(t, Searches(SearchRounds-1, Linger, true), "the rounds are made even past the linger and while closing")
-	assert.True(t, Searches(SearchRounds, Linger-1, false), "within the linger")
-	assert.False(t, Searches(SearchRounds, Linger, false), "rounds made and the linger out")
-	assert.False(t, Searches(SearchRounds, 0, true), "a closing pool does not wait out the linger")
+	const wake = 50 * time.Microsecond
+	l := Linger(wake)
+	assert.True(t, Searches(1, 0, wake, false), "the first round")
+	assert.True(t, Searches(SearchRounds-1, l, wake, true), "the rounds are made even past the linger and while closing")
+	assert.True(t, Searches(SearchRounds, l-1, wake, false), "within the linger")
+	assert.False(t, Searches(SearchRounds, l, wake, false), "rounds made and the linger out")
+	assert.False(t, Searches(SearchRounds, 0, wake, true), "a closing pool does not wait out the linger")
+}
+
+func TestLinger(t *testing.T) {
+	assert.Equal(t, 8*PrefixBudget, Linger(0), "unmeasured: eight budgets of PrefixBudget")
+	assert.Equal(t, 8*PrefixBudget, Linger(50*time.Microsecond), "a slow wake-up: the budget is PrefixBudget")
+	assert.Equal(t, 8*Budget(4*time.Microsecond), Linger(4*time.Microsecond), "a fast one: eight of its budgets")
+	assert.Less(t, Linger(4*time.Microsecond), Linger(0))
 }
 
 func TestYields(t *testing.T) {

@@ -190,8 +190,11 @@ func (w *Worker) Open(on bool)                      { w.open(on) }
 // NewClocked is New with clock, in nanoseconds, timing the search's linger.
 func NewClocked(n int, clock func() int64) *Pool { return newPool(n, clock) }
 
-// Linger is how long a worker searches after its last task before it parks.
-const Linger = split.Linger
+// Linger is how long a worker searches after its last task before it
+// parks, on a pool whose wake-up is unmeasured or 5 µs or more (the budget
+// is then PrefixBudget): the tests that read it time wake-ups on a clock
+// that stands still or moves by YieldStall a read.
+var Linger = split.Linger(0)
 
 // Execute runs j on w as a job w took: its forks are a recursion of their
 // own (takeForks), and its latch is set.

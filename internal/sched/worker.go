@@ -195,7 +195,7 @@ func (w *Worker) findWork(searching bool) (*Job, bool) {
 					w.beginBusy()
 					return j, false
 				}
-				if r >= split.SearchRounds && !split.Searches(r, time.Duration(p.clock()-from), p.closed.Load()) { // the clock only once the rounds are done
+				if r >= split.SearchRounds && !split.Searches(r, time.Duration(p.clock()-from), time.Duration(p.wakeUp.Load()), p.closed.Load()) { // the clock only once the rounds are done
 					break
 				}
 				if !split.Yields(r) {

@@ -348,7 +348,7 @@ func (w *part) loop() {
 	}
 }
 
-// findWork is sched's: search for split.Linger, and at least
+// findWork is sched's: search for split.Linger of the wake-up, and at least
 // split.SearchRounds rounds, from the last task or the wake-up, then park.
 func (w *part) findWork(searching bool) (*job, bool) {
 	s := w.s
@@ -357,7 +357,7 @@ func (w *part) findWork(searching bool) (*job, bool) {
 			searching = s.startSearching()
 		}
 		if searching {
-			deadline := s.now + max(int64(split.Linger), split.SearchRounds*s.round())
+			deadline := s.now + max(int64(split.Linger(s.m.Wake)), split.SearchRounds*s.round())
 			nextAsk := s.now + split.LookEvery*s.round()
 			for {
 				if j := w.steal(false); j != nil {
