@@ -120,7 +120,10 @@ func TestForksRecordsAsJoin2(t *testing.T) {
 // Join2 made plain calls, fb would find the ask still there. (The pool's
 // heartbeat asks too, once the recursion is a period old, and a promotion
 // opens the gate to record the levels below it: a try that finds the gate
-// open again is made anew.)
+// open again is made anew.) The test sets the ask at the handle's address,
+// where Join2 loads the gate, and the scheduler's look takes it: the gate
+// Join2 loads is the scheduler's, without which no fork would record or
+// promote.
 func TestForksHoldsAnAsk(t *testing.T) {
 	var deep func(w *par.Worker, n int) bool
 	deep = func(w *par.Worker, n int) bool {

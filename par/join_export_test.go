@@ -11,16 +11,13 @@ import (
 // RecordDepth is how many levels of a recursion record their forks.
 const RecordDepth = split.RecordDepth
 
-// GateAtHandle reports whether the word that Join2 and Forks load through
-// the handle's own address is the gate an ask sets. It asks w.
-func GateAtHandle(w *Worker) bool {
-	w.sched().Ask()
-	return atomic.LoadUint32((*uint32)(unsafe.Pointer(w)))&sched.GateAsk != 0
+// Ask asks w for work, as a hungry participant or the heartbeat does: it
+// sets the ask in w's gate, at the handle's own address, where Join2 and
+// Forks load it (sched's TestGateFirst), and the gate opens until its
+// owner's next fork looks. Any goroutine.
+func Ask(w *Worker) {
+	atomic.OrUint32((*uint32)(unsafe.Pointer(w)), sched.GateAsk)
 }
-
-// Ask asks w for work, as a hungry participant or the heartbeat does: its
-// gate opens until its owner's next fork looks. Any goroutine.
-func Ask(w *Worker) { w.sched().Ask() }
 
 // Promotions returns how many recorded forks p's participants promoted.
 func (p *Pool) Promotions() uint64 { return p.p.Promotions() }

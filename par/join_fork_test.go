@@ -46,12 +46,6 @@ func nestJoin2(w *par.Worker, depth int, f func(w *par.Worker)) {
 		func(*par.Worker, int) int { return 0 }, 0)
 }
 
-// Join2 loads its gate through the handle's own address: the gate must be
-// the scheduler's, or no fork would ever record or promote.
-func TestJoin2GateAtHandle(t *testing.T) {
-	par.Do(func(w *par.Worker) { require.True(t, par.GateAtHandle(w)) })
-}
-
 // A fork runs fb and then fa on its caller, and returns both results in
 // place, whether it records fa or makes plain calls.
 func TestJoin2RunsSecondFirst(t *testing.T) {

@@ -60,10 +60,10 @@ type heartbeat struct {
 	promotions atomic.Uint64              // promotions made, for tests and benchmarks
 }
 
-// Ask asks w's participant for work, as a hungry participant or the
+// ask asks w's participant for work, as a hungry participant or the
 // heartbeat does: its gate stays open until its owner's next fork looks.
 // Any goroutine.
-func (w *Worker) Ask() {
+func (w *Worker) ask() {
 	if atomic.LoadUint32(&w.gate)&GateAsk == 0 { // a load first keeps the line shared
 		atomic.OrUint32(&w.gate, GateAsk) // the owner's next fork sees it
 	}
@@ -344,6 +344,6 @@ func (p *Pool) askAll(except *Worker) {
 		if nb := v.notBefore.Load(); nb == 0 || now < nb { // its owner's store; orders nothing
 			continue
 		}
-		v.Ask()
+		v.ask()
 	}
 }
