@@ -96,14 +96,8 @@ func SetDrawTimed(draw func() uint32) (restore func()) { return engine.SetDrawTi
 // processors (sched.Pool.Oversubscribed), and with one less, the one that
 // fills them (sched.Pool.Full).
 func Crowd(p *Pool, k int) (end func()) {
-	for range k {
-		p.p.Arrive()
-	}
-	return func() {
-		for range k {
-			p.p.Depart()
-		}
-	}
+	p.p.Arrive(k)
+	return func() { p.p.Arrive(-k) }
 }
 
 // WaitParked returns once every worker of p is parked.

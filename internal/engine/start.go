@@ -152,8 +152,8 @@ func prefix[A any](cfg *Config, n int, c *call[A], clock func() time.Time) (r ru
 		if pool == nil {
 			pool = cfg.Lookup()
 		}
-		pool.Arrive()
-		defer pool.Depart()
+		pool.Arrive(1)
+		defer pool.Arrive(-1)
 		pf.Meet(pool.Load())
 	}
 	c.fold(&r, nil, 0, pf.End())

@@ -33,7 +33,7 @@ type Pool struct {
 	inject     injector
 	closed     atomic.Bool
 	calls      atomic.Int64 // top-level calls in progress
-	early      atomic.Int64 // callers between Arrive and Depart
+	early      atomic.Int64 // callers counted by Arrive
 	contended  atomic.Int64 // the clock until which the pool is contended, or 0 (see contend.go)
 	wakeUp     atomic.Int64 // mean nanoseconds from an unpark for work to the search (see sleep.go)
 	contendRun atomic.Int32 // contention marks made in a row

@@ -279,7 +279,7 @@ func TestLingerBound(t *testing.T) {
 
 // TestInProgressCountsSeatsAndArrivals: the calls in progress that split's
 // planner weighs against the processors are the seats and the callers
-// between Arrive and Depart.
+// that Arrive counts.
 func TestInProgressCountsSeatsAndArrivals(t *testing.T) {
 	p := sched.New(1)
 	defer p.Close()
@@ -287,11 +287,11 @@ func TestInProgressCountsSeatsAndArrivals(t *testing.T) {
 	require.Zero(t, p.Load().Calls, "no call in progress")
 	p.Run(func(*sched.Worker) {
 		require.Equal(t, 1, p.Load().Calls, "the seat's call")
-		p.Arrive()
-		p.Arrive()
+		p.Arrive(1)
+		p.Arrive(1)
 		require.Equal(t, 3, p.Load().Calls, "the seat's call and two arrivals")
-		p.Depart()
-		p.Depart()
+		p.Arrive(-1)
+		p.Arrive(-1)
 		require.Equal(t, 1, p.Load().Calls, "the seat's call alone")
 	})
 	require.Zero(t, p.Load().Calls, "every call ended")

@@ -169,8 +169,8 @@ func (p *Pool) wakeOne() {
 func (p *Pool) sleeping() int { return int(p.idle.Load() >> 32) } // a snapshot; orders nothing
 
 // Load returns what the planner weighs a hand-over against (split.Load):
-// the calls in progress (those with a seat, and callers between Arrive and
-// Depart), the processors the pool runs on (GOMAXPROCS when it started), the
+// the calls in progress (those with a seat, and the callers Arrive
+// counts), the processors the pool runs on (GOMAXPROCS when it started), the
 // workers searching for work (a job pushed now is taken within one round of
 // a search, with no wake-up) and those parked, whether the pool is
 // contended (see contend.go) and its measured wake-up (see wokeUp). Five
@@ -188,14 +188,11 @@ func (p *Pool) Load() split.Load {
 	}
 }
 
-// Arrive counts a caller that works on a call of p without a seat (the
-// engine's timed prefix) among the calls in progress (Load), until
-// Depart. A call made inside another counts again, though the two share a
-// goroutine. Any goroutine.
-func (p *Pool) Arrive() { p.early.Add(1) }
-
-// Depart ends what Arrive counted. Any goroutine.
-func (p *Pool) Depart() { p.early.Add(-1) }
+// Arrive adds n to the callers that work on a call of p without a seat
+// (the engine's timed prefix), which Load counts among the calls in
+// progress: 1 as such a caller begins, and -1 as it ends. A call made inside
+// another counts again, though the two share a goroutine. Any goroutine.
+func (p *Pool) Arrive(n int) { p.early.Add(int64(n)) }
 
 // startSearching counts the calling worker as a searcher unless half the
 // workers already search (the rule of the Go scheduler's spinning threads),
