@@ -103,18 +103,32 @@ func (p *Pool) String() string {
 // Stats returns a snapshot of p's counters. Workers publish their counts when
 // they run out of work, so a snapshot taken while p is busy lags behind;
 // one taken while it is idle is exact.
-func (p *Pool) Stats() Stats { return p.checked("Stats").Stats() }
+func (p *Pool) Stats() Stats { return Stats(p.checked("Stats").Stats()) }
 
 // DefaultStats returns the counters of the shared default pool.
-func DefaultStats() Stats { return engine.Default().Stats() }
+func DefaultStats() Stats { return Stats(engine.Default().Stats()) }
 
 // Stats are a pool's counters since it started: one WorkerStats per worker
 // goroutine (Workers), one for all the goroutines that made calls together
 // (Callers: each works on its own call while it waits, so it runs and steals
 // tasks too), the tasks submitted from outside any call (Submitted, the
-// injection queue), and the time since the pool started (Uptime). Total sums
-// the workers and the callers.
-type Stats = sched.Stats
+// injection queue), and the time since the pool started (Uptime).
+type Stats sched.Stats
+
+// Total sums the workers and the callers.
+func (s Stats) Total() WorkerStats {
+	t := s.Callers
+	for _, w := range s.Workers {
+		t.Tasks += w.Tasks
+		t.Inline += w.Inline
+		t.StealTries += w.StealTries
+		t.Steals += w.Steals
+		t.Injected += w.Injected
+		t.Parks += w.Parks
+		t.Busy += w.Busy
+	}
+	return t
+}
 
 // WorkerStats are one participant's counters: Tasks, the tasks it ran that it
 // did not fork itself (stolen or injected); Inline, the forks whose second

@@ -2,6 +2,7 @@ package par_test
 
 import (
 	"bytes"
+	"reflect"
 	"runtime"
 	"runtime/trace"
 	"sync/atomic"
@@ -56,6 +57,25 @@ func requireConsistent(t *testing.T, s par.Stats) {
 		require.Equal(t, w.Steals+w.Injected, w.Tasks, "worker %d", i)
 	}
 	require.Positive(t, s.Uptime)
+}
+
+// TestTotalSumsEveryCounter: Total adds up every field of WorkerStats, the
+// callers' and each worker's, so a counter added to them cannot be left out.
+func TestTotalSumsEveryCounter(t *testing.T) {
+	s := par.Stats{Workers: make([]par.WorkerStats, 2)}
+	parts := []*par.WorkerStats{&s.Callers, &s.Workers[0], &s.Workers[1]}
+	n := reflect.TypeFor[par.WorkerStats]().NumField()
+	for i, w := range parts {
+		v := reflect.ValueOf(w).Elem()
+		for f := range n {
+			v.Field(f).Set(reflect.ValueOf(1 + f + 100*i).Convert(v.Field(f).Type()))
+		}
+	}
+	tot := reflect.ValueOf(s.Total())
+	for f := range n {
+		require.EqualValues(t, 3*(1+f)+300, tot.Field(f).Convert(reflect.TypeFor[int]()).Int(),
+			"WorkerStats.%s", reflect.TypeFor[par.WorkerStats]().Field(f).Name)
+	}
 }
 
 func TestStatsAfterWork(t *testing.T) {

@@ -214,3 +214,12 @@ func (w *Worker) StealFor(until *Job) *Job { return w.steal(false, until) }
 // SetCPUs makes p see a machine of n CPUs, as runtime.NumCPU told it when it
 // started. Before p's calls.
 func (p *Pool) SetCPUs(n int) { p.cpus = n }
+
+// Total sums the workers and the callers, as package par's Stats.Total does.
+func (s Stats) Total() WorkerStats {
+	t := s.Callers
+	for _, w := range s.Workers {
+		t.add(w)
+	}
+	return t
+}

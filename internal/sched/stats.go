@@ -75,7 +75,7 @@ type WorkerStats struct {
 // publishes its counts when it runs out of work, parks or ends a call, so a
 // snapshot taken while the pool is busy lags behind; one taken while it is
 // idle is exact. It is the one definition of these counters: package par's
-// Stats is an alias of it.
+// Stats is defined as it, and sums them (Stats.Total).
 type Stats struct {
 	Workers []WorkerStats // one per worker goroutine of the pool
 	// Callers sums the goroutines that made calls: each works on its own call
@@ -83,15 +83,6 @@ type Stats struct {
 	Callers   WorkerStats
 	Submitted uint64        // tasks submitted from outside any call (the injection queue)
 	Uptime    time.Duration // since the pool started
-}
-
-// Total sums the workers and the callers.
-func (s Stats) Total() WorkerStats {
-	t := s.Callers
-	for _, w := range s.Workers {
-		t.add(w)
-	}
-	return t
 }
 
 func (t *WorkerStats) add(w WorkerStats) {
