@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/weftgo/weft/par"
+	"github.com/weftgo/weft/split"
 )
 
 func fibSeq(n int) int {
@@ -319,4 +320,18 @@ func BenchmarkDoEmpty(b *testing.B) {
 	for b.Loop() {
 		par.Do(func(*par.Worker) {})
 	}
+}
+
+// BenchmarkForkRecords is what a short recursion's recorded forks cost: a
+// tree sum of 15 nodes in Worker.Forks' form, run again and again inside
+// one Do, so that every run is a recursion of its own whose forks are all
+// recorded (split.RecordDepth levels). At GOMAXPROCS=1 nothing is
+// recorded; the difference is the records' price, without the seat's.
+func BenchmarkForkRecords(b *testing.B) {
+	root := makeTree(split.RecordDepth)
+	par.Do(func(w *par.Worker) {
+		for b.Loop() {
+			sinkU = treeSumForks(w, root)
+		}
+	})
 }

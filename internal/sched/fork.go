@@ -97,8 +97,16 @@ func (w *Worker) look() Step {
 	}
 	f := &w.fk
 	p := w.pool
-	period := split.Period(time.Duration(p.beat.cost.Load()), time.Duration(p.wakeUp.Load())) // figures; order nothing
-	asked, age := w.asked(period)
+	// Only a fork that may promote needs the period and the ask: one that
+	// begins a recursion (its start and first moment to be asked), one in
+	// a taken piece (Spreads), and one whose gate holds an ask. Below a
+	// recursion's first fork, with no ask, split.Fork reads neither.
+	var period, age time.Duration
+	asked := false
+	if f.depth == 0 || f.took || atomic.LoadUint32(&w.gate)&GateAsk != 0 { // the owner's and askers' bits; orders nothing
+		period = split.Period(time.Duration(p.beat.cost.Load()), time.Duration(p.wakeUp.Load())) // figures; order nothing
+		asked, age = w.asked(period)
+	}
 	depth := f.depth - f.base
 	plan := split.Fork(depth, len(f.pend)-f.promoted, asked, age, period, int(p.procs))
 	if plan.Record || depth == 0 {
@@ -184,8 +192,10 @@ func (w *Worker) beginRecursion(period time.Duration) {
 	p := w.pool
 	w.fk.since = p.now() - int64(split.StartAge(w.fk.took, period))
 	w.notBefore.Store(w.fk.since + int64(period)) // read by askers; orders nothing
-	p.beat.period.Store(int64(period))            // a figure for the timer; orders nothing
-	p.beat.recursions.Add(1)                      // before the timer's check: see tick
+	if p.beat.period.Load() != int64(period) {    // the store is a locked instruction, and the period seldom moves
+		p.beat.period.Store(int64(period)) // a figure for the timer; orders nothing
+	}
+	p.beat.recursions.Add(1) // before the timer's check: see tick
 	if !p.beat.beating.Load() && p.beat.beating.CompareAndSwap(false, true) {
 		p.arm(period)
 	}

@@ -108,6 +108,17 @@ func (r *Rec[T]) Join(w *Worker) bool {
 	case forkPushed:
 		return w.finish(&r.Job)
 	case forkRecorded:
+		// settle's common case, inline: r on top of the pending records,
+		// never promoted.
+		f := &w.fk
+		if n := len(f.pend) - 1; !r.pushed && n >= 0 && f.pend[n] == &r.Job {
+			f.pend[n] = nil
+			f.pend = f.pend[:n]
+			f.promoted = min(f.promoted, n)
+			r.forking = false
+			w.local.inline++
+			return true
+		}
 		return w.settle(&r.Job)
 	}
 	return true
@@ -126,7 +137,15 @@ func (r *Rec[T]) End(w *Worker) {
 	case forkPushed:
 		w.done(&r.Job)
 	case forkRecorded:
-		w.open(split.Looks(w.unrecord(&r.Job)))
+		d := 0
+		if f := &w.fk; r.forking || f.depth == 1 { // cut short, or the recursion's last record
+			d = w.unrecord(&r.Job)
+		} else { // unrecord's common case, inline
+			f.depth--
+			f.base = min(f.base, f.depth)
+			d = f.depth - f.base
+		}
+		w.open(split.Looks(d))
 	default:
 		w.open(true) // for the next recursion on w
 	}
