@@ -223,3 +223,12 @@ func (s Stats) Total() WorkerStats {
 	}
 	return t
 }
+
+// NewWaiting is New with waiters that park after rounds fruitless rounds
+// of search (wait) instead of split.SearchRounds: a park after one round
+// puts every wait through the sleep protocol.
+func NewWaiting(n, rounds int) *Pool {
+	p := newPool(n, nil)
+	p.rounds = rounds // before any call: the workers read it only in wait
+	return p
+}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/weftgo/weft/split"
 )
 
 // ErrClosed is the panic value of a call made on a pool after Close.
@@ -18,6 +20,7 @@ type Pool struct {
 	workers []*Worker // the pool's own, table[:n]
 	epoch   time.Time
 	fake    func() int64 // a test's clock for the linger (see clock), or nil
+	rounds  int          // fruitless rounds a waiter makes before it parks (see wait): split.SearchRounds, or fewer in a test
 	procs   int64        // runtime.GOMAXPROCS(0) when the pool started
 	cpus    int          // runtime.NumCPU() when the pool started
 
@@ -55,7 +58,7 @@ func newPool(n int, fake func() int64) *Pool {
 	if n < 1 {
 		panic("sched: New: a pool needs a worker at least")
 	}
-	p := &Pool{n: n, epoch: time.Now(), fake: fake, procs: int64(runtime.GOMAXPROCS(0)), cpus: runtime.NumCPU()}
+	p := &Pool{n: n, epoch: time.Now(), fake: fake, rounds: split.SearchRounds, procs: int64(runtime.GOMAXPROCS(0)), cpus: runtime.NumCPU()}
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = newWorker(p, i, true)

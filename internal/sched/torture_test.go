@@ -276,11 +276,16 @@ func treeCase(e *env, seed uint64) {
 
 const fib13 = 233
 
-// newEnv makes the pools of a round, of 1, 2, 4, 8 and 16 workers.
-func newEnv(master uint64) *env {
+// newEnv makes the pools of a round, of 1, 2, 4, 8 and 16 workers, whose
+// waiters park after rounds fruitless rounds (0: split.SearchRounds).
+func newEnv(master uint64, rounds int) *env {
 	e := &env{Log: torture.Log{Master: master}}
 	for _, n := range []int{1, 2, 4, 8, 16} {
-		e.pools = append(e.pools, sched.New(n))
+		if rounds > 0 {
+			e.pools = append(e.pools, sched.NewWaiting(n, rounds))
+		} else {
+			e.pools = append(e.pools, sched.New(n))
+		}
 	}
 	return e
 }
@@ -291,11 +296,11 @@ func (e *env) close() {
 	}
 }
 
-func tortureRound(t *testing.T, master, round uint64) (cases, panics int64) {
+func tortureRound(t *testing.T, master, round uint64, rounds int) (cases, panics int64) {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	rr := rand.New(rand.NewPCG(torture.Mix(master, round), 5))
-	e := newEnv(master)
+	e := newEnv(master, rounds)
 	maxG := 64
 	if raceEnabled {
 		maxG = 16
@@ -328,11 +333,26 @@ func tortureRound(t *testing.T, master, round uint64) (cases, panics int64) {
 	return e.cases.Load(), e.panics.Load()
 }
 
-func TestTorture(t *testing.T) {
+func TestTorture(t *testing.T) { tortureRounds(t, 0) }
+
+// TestTortureWaitersParkAtOnce runs the torture's trees on pools whose
+// waiters park after one fruitless round where they make
+// split.SearchRounds, which puts nearly every wait through the sleep
+// protocol that the rounds make rare. A waiter looks at its own deque again
+// after each task it runs before it parks: the task may have left jobs
+// there (a scope's), and no other participant's push wakes it for them.
+// With the task's round counted as fruitless, a one-round waiter parked
+// right after such a task and the round hung (the watchdog reports it).
+func TestTortureWaitersParkAtOnce(t *testing.T) { tortureRounds(t, 1) }
+
+// tortureRounds runs the torture's rounds on pools whose waiters park
+// after rounds fruitless rounds (0: split.SearchRounds), or replays the
+// case of -torture.case.
+func tortureRounds(t *testing.T, rounds int) {
 	seed, reps, replay, err := torture.Replay()
 	require.NoError(t, err, "-torture.case")
 	if replay {
-		e := newEnv(torture.Seed())
+		e := newEnv(torture.Seed(), rounds)
 		defer e.close()
 		for range reps {
 			treeCase(e, seed)
@@ -343,9 +363,9 @@ func TestTorture(t *testing.T) {
 	}
 	master := torture.Master()
 	var cases, panics int64
-	rounds, took := torture.Rounds(torture.Budget(3*time.Second, testing.Short() || raceEnabled), t.Failed, func(round uint64) {
-		c, p := tortureRound(t, master, round)
+	n, took := torture.Rounds(torture.Budget(3*time.Second, testing.Short() || raceEnabled), t.Failed, func(round uint64) {
+		c, p := tortureRound(t, master, round, rounds)
 		cases, panics = cases+c, panics+p
 	})
-	t.Logf("master seed %d: %d rounds, %d cases (%d ended by a panic) in %v", master, rounds, cases, panics, took)
+	t.Logf("master seed %d: %d rounds, %d cases (%d ended by a panic) in %v", master, n, cases, panics, took)
 }

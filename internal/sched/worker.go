@@ -316,7 +316,7 @@ func (w *Worker) wait(j *Job) {
 	}()
 	var found *Job // taken by the last look before parking
 	for {
-		for r := 0; r < split.SearchRounds; r++ {
+		for r := 0; r < p.rounds; { // r: fruitless rounds since the last task ran here
 			x := found
 			found = nil
 			if x == nil {
@@ -337,10 +337,13 @@ func (w *Worker) wait(j *Job) {
 				w.beginBusy()
 				w.execute(x)
 				w.endBusy()
-				r = 0
-			} else if !hungry {
-				p.waiting.Add(1) // after a fruitless round: a leaf that loads it may fork for us
-				hungry = true
+				r = 0 // x may have left jobs on our deque (a scope's tasks): look again before parking
+			} else {
+				r++
+				if !hungry {
+					p.waiting.Add(1) // after a fruitless round: a leaf that loads it may fork for us
+					hungry = true
+				}
 			}
 			if j.done.Load() {
 				j.done.Store(false) // ready for reuse: nobody else touches j now
