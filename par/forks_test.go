@@ -239,7 +239,7 @@ func TestForksPromotesForIdleWorkers(t *testing.T) {
 				}, par.OnPool(p))
 				require.True(t, during, "fa did not start while fb recursed in Forks' form")
 			}
-			require.Positive(t, p.Promotions())
+			require.Positive(t, quietStats(p).Total().Promoted)
 			var f int
 			par.Do(func(w *par.Worker) { f = fibForks(w, 25) }, par.OnPool(p))
 			require.Equal(t, 75025, f)

@@ -19,9 +19,6 @@ func Ask(w *Worker) {
 	atomic.OrUint32((*uint32)(unsafe.Pointer(w)), sched.GateAsk)
 }
 
-// Promotions returns how many recorded forks p's participants promoted.
-func (p *Pool) Promotions() uint64 { return p.p.Promotions() }
-
 // JoinEager is the sorts' fork: b stealable at once.
 func JoinEager(w *Worker, a, b func(w *Worker)) { w.joinEager(a, b) }
 

@@ -196,7 +196,7 @@ func TestJoin2PromotesForAnIdleWorker(t *testing.T) {
 			}, par.OnPool(p))
 			require.True(t, during, "fa did not start while fb forked and waited")
 		}
-		require.Positive(t, p.Promotions())
+		require.Positive(t, quietStats(p).Total().Promoted)
 		p.Close()
 	}
 }
@@ -230,7 +230,7 @@ func TestJoin2OnOneProcessorRunsOnItsCaller(t *testing.T) {
 			require.Equal(t, []string{"fb", "fa"}, order)
 			require.Equal(t, caller, faOn, "fa ran on another goroutine")
 		}
-		require.Zero(t, p.Promotions())
+		require.Zero(t, quietStats(p).Total().Promoted)
 		p.Close()
 	}
 }

@@ -125,6 +125,7 @@ func (s Stats) Total() WorkerStats {
 		t.Steals += w.Steals
 		t.Injected += w.Injected
 		t.Parks += w.Parks
+		t.Promoted += w.Promoted
 		t.Busy += w.Busy
 	}
 	return t
@@ -136,6 +137,8 @@ func (s Stats) Total() WorkerStats {
 // unstolen forks (see Worker.Join), never pushed; StealTries, its looks into
 // another participant's deque, and Steals, those that took a task; Injected,
 // the tasks it took from the injection queue; Parks, the times it went to
-// sleep for want of work; Busy, its time spent running tasks rather than
-// looking for them, from which utilization follows.
+// sleep for want of work; Promoted, the forks of a recursion (Join2, Do's
+// Worker.Join) it made stealable when another participant was hungry or the
+// heartbeat beat, the rest having run as plain calls; Busy, its time spent
+// running tasks rather than looking for them, from which utilization follows.
 type WorkerStats = sched.WorkerStats

@@ -57,7 +57,6 @@ type heartbeat struct {
 	recursions atomic.Int32               // participants inside a recursion
 	period     atomic.Int64               // ns: the last period the planner gave (Record)
 	cost       atomic.Int64               // ns: a moving average of what a promotion costs its promoter
-	promotions atomic.Uint64              // promotions made, for tests and benchmarks
 }
 
 // ask asks w's participant for work, as a hungry participant or the
@@ -220,7 +219,7 @@ func (w *Worker) promote(period time.Duration) bool {
 	d := f.since - t
 	c := p.beat.cost.Load()
 	p.beat.cost.Store(c + (d-c)/8) // a moving average; lossy between promoters, and orders nothing
-	p.beat.promotions.Add(1)
+	w.promoted++
 	w.notBefore.Store(f.since + int64(period)) // read by askers; orders nothing
 	return true
 }
@@ -305,10 +304,6 @@ func (w *Worker) unpend(j *Job) {
 	f.pend = f.pend[:i]
 	f.promoted = min(f.promoted, i)
 }
-
-// Promotions returns how many records the pool's participants promoted. Any
-// goroutine.
-func (p *Pool) Promotions() uint64 { return p.beat.promotions.Load() }
 
 // arm starts the heartbeat's timer, beating set.
 func (p *Pool) arm(period time.Duration) {

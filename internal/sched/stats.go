@@ -27,6 +27,7 @@ type stats struct {
 	steals      atomic.Uint64
 	injectedRun atomic.Uint64
 	parks       atomic.Uint64
+	promoted    atomic.Uint64
 	busyNanos   atomic.Uint64 // written by the owner at the end of each busy spell
 	_           [64]byte
 }
@@ -42,6 +43,7 @@ func (w *Worker) publish() {
 	publishCount(&w.pub.steals, l.steals)
 	publishCount(&w.pub.injectedRun, l.injectedRun)
 	publishCount(&w.pub.parks, l.parks)
+	publishCount(&w.pub.promoted, w.promoted)
 }
 
 // publishCount stores n in c unless c holds it already; only the owner
@@ -64,11 +66,15 @@ type WorkerStats struct {
 	// pushed. Tasks plus Inline is every half that ran, but for the first
 	// halves of forks.
 	Inline     uint64
-	StealTries uint64        // looks into another participant's deque
-	Steals     uint64        // looks that took a task
-	Injected   uint64        // tasks it took from the injection queue
-	Parks      uint64        // times it went to sleep for want of work
-	Busy       time.Duration // time spent running tasks rather than looking for them
+	StealTries uint64 // looks into another participant's deque
+	Steals     uint64 // looks that took a task
+	Injected   uint64 // tasks it took from the injection queue
+	Parks      uint64 // times it went to sleep for want of work
+	// Promoted counts the recorded forks it made stealable, the oldest
+	// first, when a hungry participant asked or the heartbeat beat: the
+	// forks of a recursion that thieves could take. The rest ran as calls.
+	Promoted uint64
+	Busy     time.Duration // time spent running tasks rather than looking for them
 }
 
 // Stats is a snapshot of a pool's counters since it started. A worker
@@ -92,6 +98,7 @@ func (t *WorkerStats) add(w WorkerStats) {
 	t.Steals += w.Steals
 	t.Injected += w.Injected
 	t.Parks += w.Parks
+	t.Promoted += w.Promoted
 	t.Busy += w.Busy
 }
 
@@ -127,6 +134,7 @@ func (w *Worker) snapshot(now int64) WorkerStats {
 		Steals:     steals,
 		Injected:   w.pub.injectedRun.Load(),
 		Parks:      w.pub.parks.Load(),
+		Promoted:   w.pub.promoted.Load(),
 		Busy:       time.Duration(busy),
 	}
 }

@@ -66,6 +66,10 @@ type Worker struct {
 
 	pub       stats
 	busySince atomic.Int64 // ns since the pool's epoch when the current busy spell began; 0 when idle
+	// promoted counts the records promoted here, published with local's
+	// counters; last, so that the fields before it keep their cache lines.
+	// Owner only.
+	promoted uint64
 }
 
 func newWorker(p *Pool, index int, isPool bool) *Worker {
