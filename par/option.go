@@ -118,7 +118,7 @@ func configure(opts []Option) config {
 	for i, o := range opts {
 		switch o.kind {
 		case optPool:
-			if o.pool.p.Closed() {
+			if o.pool.closed.Load() {
 				panic(closedError(fmt.Sprintf("OnPool in opts[%d]", i))) // whether or not the call would reach the pool
 			}
 			c.pool, c.Pool = o.pool, o.pool.p

@@ -2,6 +2,7 @@ package par
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/weftgo/weft/internal/engine"
 	"github.com/weftgo/weft/internal/sched"
@@ -17,7 +18,8 @@ var ErrClosed = sched.ErrClosed
 // pool, started on first use with DefaultWorkers() workers, that follows
 // GOMAXPROCS when it changes.
 type Pool struct {
-	p *sched.Pool
+	p      *sched.Pool
+	closed atomic.Bool // set by Close before it stops the workers; OnPool's check reads it
 }
 
 // PoolOption configures NewPool.
@@ -87,7 +89,11 @@ func (p *Pool) checked(method string) *sched.Pool {
 // complete, their callers finishing their work themselves; calls made after
 // Close panic. Close must not be called from a task running on p. Calling it
 // again does nothing.
-func (p *Pool) Close() { p.checked("Close").Close() }
+func (p *Pool) Close() {
+	sp := p.checked("Close")
+	p.closed.Store(true) // before sp's workers stop: a call that reads it false then finds sp closed at its seat (Run)
+	sp.Close()
+}
 
 // Workers returns the number of p's worker goroutines.
 func (p *Pool) Workers() int { return p.checked("Workers").Workers() }

@@ -531,7 +531,7 @@ func (r *seqRun[E, V]) inject() {
 	if a >= r.workers || int64(a) >= r.pub.Load()-r.claimed.Load() {
 		return
 	}
-	if r.pool.Closed() {
+	if r.c.stale(r.pool) {
 		r.pool = r.c.poolNow() // the default pool was replaced; OnPool's panics
 	}
 	r.active.Add(1)
@@ -809,4 +809,19 @@ func (r *seqRun[E, V]) cancel() *carry.Panic {
 // poolNow returns the pool to queue on: the call's, or the current default
 // pool, which may be a new one if GOMAXPROCS has changed. It panics with
 // an error that wraps ErrClosed if the call's pool is closed.
-func (c *config) poolNow() *sched.Pool { return c.Current() }
+func (c *config) poolNow() *sched.Pool {
+	if c.pool != nil && c.pool.closed.Load() {
+		panic(closedError("OnPool, closed during the pass"))
+	}
+	return c.Current()
+}
+
+// stale reports whether p, the pool a pass queues its jobs on, takes them
+// no longer: the call's own pool closed, or the default pool replaced. One
+// atomic load.
+func (c *config) stale(p *sched.Pool) bool {
+	if c.pool != nil {
+		return c.pool.closed.Load()
+	}
+	return engine.Retired(p)
+}

@@ -56,13 +56,10 @@ func (c *Config) Lookup() *sched.Pool {
 // Current returns the pool to hand work to now: the call's own, or the
 // current default pool, which may be a new one if GOMAXPROCS has changed
 // since the call began (a pass over a sequence lasts as long as its
-// source). It panics with an error that wraps sched.ErrClosed if the
-// call's own pool is closed.
+// source). Whether the call's own pool was closed is for its owner to say
+// (package par's Pool).
 func (c *Config) Current() *sched.Pool {
 	if c.Pool != nil {
-		if c.Pool.Closed() {
-			panic(ClosedError("OnPool, closed during the pass"))
-		}
 		return c.Pool
 	}
 	return Default()

@@ -49,6 +49,11 @@ func Default() *sched.Pool {
 	return np
 }
 
+// Retired reports whether p is not the current default pool: one that
+// Default has replaced, and closes, since p was looked up. One atomic load.
+// Any goroutine.
+func Retired(p *sched.Pool) bool { return defaultPool.Load() != p }
+
 // runDefault runs f on a seat of p, the default pool as a call looked it up
 // (Default reads GOMAXPROCS, which takes the Go scheduler's global lock, so
 // a call looks it up once), retrying on the new default pool if p was

@@ -23,7 +23,9 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	ran := false
 	cfg.Run(func(w *sched.Worker) { ran = w.Pool() == second })
 	require.True(t, ran, "a call on the default pool runs on the current one")
-	for !first.Closed() { // the old default pool is retired
+	require.True(t, engine.Retired(first))
+	require.False(t, engine.Retired(second))
+	for first.Run(func(*sched.Worker) {}) { // the old default pool is closed: a seat is refused
 		time.Sleep(time.Millisecond)
 	}
 	runtime.GOMAXPROCS(1)
