@@ -176,10 +176,13 @@ func (p *Pool) injectJob(j *Job, call uint64) {
 	p.notify()
 }
 
-// Close stops the pool: a Run made after it reports false, and a
-// submission panics with ErrClosed; the workers go on helping the calls in progress and running the
-// submitted tasks, then exit; Close returns once they have. So Close waits for
-// the calls in progress, and must not be called from a task of p. Any
+// Close stops the pool: a Run made after it reports false; the workers go
+// on helping the calls in progress and running the tasks queued, then exit;
+// Close returns once they have. So Close waits for the calls in progress, and
+// must not be called from a task of p. Inject does not check: a task
+// injected after the workers exit never runs, so an injector outside a call
+// in progress checks first (a pass of par's on a closed pool of the user's
+// panics with ErrClosed; one on a replaced default pool runs alone). Any
 // goroutine; later calls do nothing.
 func (p *Pool) Close() {
 	p.closeOnce.Do(func() {
