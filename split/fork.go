@@ -34,10 +34,6 @@ const RecordDepth = 4
 // to promoting.
 const PeriodCosts = 20
 
-// MaxPeriod bounds Period above, the longest a hungry participant waits for
-// a promotion.
-const MaxPeriod = time.Millisecond
-
 // Period returns the time between two promotions on one participant, from
 // cost, what a promotion costs its promoter on this pool as the pool
 // measured it (the push, and the wake-up of a parked worker when it needs
@@ -55,13 +51,19 @@ const MaxPeriod = time.Millisecond
 // simulator's bare metal (a wake-up of 4 µs) it is 4 µs, where W4 at 64
 // participants, at a call of fib of 1.2 ns, runs at 0.80 of T1/P over five
 // seeds (go test ./internal/sim -run FibAtScale -v; bench/RESULTS.md gives
-// the 20 µs floor's figure).
+// the 20 µs floor's figure). Nor is it over the linger of the pool's workers
+// (Linger), the longest a hungry worker asks before it parks: past it the
+// searchers that asked are parked, and each promotion pays a wake-up, which
+// the cost the period follows then counts. Unbounded, the period followed
+// the cost's spikes, and W4 ran at 0.87-0.90 of the speed at GOMAXPROCS 2
+// and 8, alone and beside a busy process (go run ./bench -w W4,W14 -c none
+// -scaling=false -sweep=false -reps 3, 17-20 alternated rounds).
 func Period(cost, wake time.Duration) time.Duration {
 	floor := PrefixBudget
 	if wake > 0 {
 		floor = min(max(wake, MinStep), PrefixBudget)
 	}
-	return min(max(PeriodCosts*cost, floor), MaxPeriod)
+	return min(max(PeriodCosts*cost, floor), Linger(wake))
 }
 
 // ForkPlan is what a fork does (Fork).

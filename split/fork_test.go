@@ -13,7 +13,8 @@ func TestPeriod(t *testing.T) {
 	assert.Equal(t, split.PrefixBudget, split.Period(0, 0), "before the first promotion")
 	assert.Equal(t, split.PrefixBudget, split.Period(100*time.Nanosecond, 0), "a push to a searching worker")
 	assert.Equal(t, split.PeriodCosts*3*us, split.Period(3*us, 0), "a wake-up")
-	assert.Equal(t, split.MaxPeriod, split.Period(time.Second, 0))
+	assert.Equal(t, split.Linger(0), split.Period(time.Second, 0), "no longer than a worker lingers")
+	assert.Equal(t, split.Linger(4*us), split.Period(time.Second, 4*us), "bare metal's linger")
 	// The floor follows the pool's wake-up, within MinStep and PrefixBudget.
 	assert.Equal(t, 6*us, split.Period(100*time.Nanosecond, 6*us), "bare metal's wake-up")
 	assert.Equal(t, split.MinStep, split.Period(0, us), "a wake-up under MinStep")
