@@ -70,7 +70,7 @@ func RunLeafCovered(p *Pool, n int, clock func() time.Time, covered func(pos int
 // contended: a mark that its workers set while other test binaries held the
 // processors (go test runs packages side by side) keeps the whole range on
 // the caller, as a test of its own specifies (sched.Pool.Load); the
-// mark lapses within 16 ms.
+// mark lapses within about 20 ms (split.MarkLength).
 func Prefix(n int, clock func() time.Time, f func(lo, hi int), opts ...Option) int {
 	return PrefixCovered(n, clock, nil, f, opts...)
 }

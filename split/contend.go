@@ -14,7 +14,7 @@ import "time"
 // system call), and 10 µs or longer in 0.5% to 5% of yields, where the
 // processor's yield alone took 160 to 200 ns and 0.02% to 0.04% (go test
 // ./internal/sched -run '^$' -bench Yield, 4 runs): three in a row come by
-// chance once in 8,000 yields at worst, a false mark of ContendedFor. On 2
+// chance once in 8,000 yields at worst, a false mark. On 2
 // processors with 4 goroutines calling W2's body over 1,000 to 1,500
 // elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
 // mark and 0.98 with it (W11 of go run ./bench).
@@ -23,12 +23,6 @@ import "time"
 // single one may be the host's preemption of the machine's processor, or the
 // collector's worker.
 const StallStreak = 3
-
-// ContendedFor is how long a first mark lasts. Each mark made while the
-// last one stands lasts twice as long, up to 16 times ContendedFor
-// (MarkLength): under a lasting load the pool sends a call's work to a
-// worker once every 16 ms or so, to look.
-const ContendedFor = time.Millisecond
 
 // Stalled reports whether a yield that took d was held up by other
 // goroutines, on a pool whose workers take wake from a wake-up to its work
@@ -47,9 +41,15 @@ func Stalled(d, wake time.Duration) bool { return d >= Budget(wake)/2 }
 // stalls, or at the first while the marks go on.
 func Marks(stalls, marks int) bool { return stalls >= StallStreak || marks > 0 }
 
-// MarkLength returns how long the k-th mark in a row lasts (k >= 1):
-// ContendedFor, twice as long for each mark in a row before it, up to 16
-// times as long.
-func MarkLength(k int) time.Duration {
-	return ContendedFor << min(max(k, 1)-1, 4)
+// MarkLength returns how long the k-th mark in a row lasts (k >= 1) on a
+// pool whose workers take wake from a wake-up to its work (Load.Wake; 0: not
+// measured): eight lingers of its workers (Linger) for the first, twice as
+// long for each mark in a row before it, up to 16 times as long. When a mark
+// lapses, the next call hands work over to look: a worker searches, and
+// parks at once if its yields stall, so a look costs the pool a linger at
+// most, an eighth of the first mark; under a lasting load the pool looks
+// once every 128 lingers. Where a wake-up takes 5 µs or more, 1.28 ms and
+// 20.5 ms; on the simulator's bare metal (4 µs), 1.02 and 16.4 ms.
+func MarkLength(k int, wake time.Duration) time.Duration {
+	return 8 * Linger(wake) << min(max(k, 1)-1, 4)
 }

@@ -56,8 +56,10 @@ func TestContentionMarks(t *testing.T) {
 		assert.True(t, Marks(s, 1), "%d stalls while the marks go on", s)
 	}
 	assert.True(t, Marks(StallStreak, 0))
-	assert.Equal(t, ContendedFor, MarkLength(1), "a first mark")
-	assert.Equal(t, 2*ContendedFor, MarkLength(2), "twice as long in a row")
-	assert.Equal(t, 16*ContendedFor, MarkLength(5))
-	assert.Equal(t, 16*ContendedFor, MarkLength(1000), "bounded")
+	first := MarkLength(1, 0)
+	assert.Equal(t, 8*Linger(0), first, "a first mark: eight lingers")
+	assert.Equal(t, 8*Linger(4*time.Microsecond), MarkLength(1, 4*time.Microsecond), "bare metal's")
+	assert.Equal(t, 2*first, MarkLength(2, 0), "twice as long in a row")
+	assert.Equal(t, 16*first, MarkLength(5, 0))
+	assert.Equal(t, 16*first, MarkLength(1000, 0), "bounded")
 }

@@ -60,8 +60,9 @@ func (w *Worker) yield() bool {
 		return false
 	}
 	w.stalls = 0
-	d := split.MarkLength(int(p.contendRun.Add(1))) // orders nothing
-	p.contended.Store(p.clock() + int64(d))         // read by isContended on any goroutine; orders nothing
+	k := int(p.contendRun.Add(1))                            // orders nothing
+	d := split.MarkLength(k, time.Duration(p.wakeUp.Load())) // the wake-up is a figure; orders nothing
+	p.contended.Store(p.clock() + int64(d))                  // read by isContended on any goroutine; orders nothing
 	return true
 }
 

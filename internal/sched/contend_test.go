@@ -25,10 +25,10 @@ func (c *stallClock) read() int64 {
 }
 
 // TestStalledYieldsMarkContention: StallStreak yields in a row that each
-// took YieldStall or longer mark the pool contended for ContendedFor, fewer
+// took YieldStall or longer mark the pool contended for a first mark's length, fewer
 // do not, and a yield that returns at once starts the count again. A mark
 // made while the last one stands needs one stalled yield and lasts twice as
-// long, up to 16 times ContendedFor; a yield that returns at once ends that, and a
+// long, up to 16 times as long; a yield that returns at once ends that, and a
 // lapsed mark is no mark.
 func TestStalledYieldsMarkContention(t *testing.T) {
 	var c stallClock
@@ -53,7 +53,7 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 		require.True(t, w.Yield(), "the stalled yield that ends the streak marks the pool")
 		c.stalling.Store(false)
 		require.True(t, p.Load().Contended)
-		require.Equal(t, c.read()+int64(sched.ContendedFor), p.ContendedUntil(), "a first mark lasts ContendedFor")
+		require.Equal(t, c.read()+int64(p.MarkLength(1)), p.ContendedUntil(), "a first mark")
 
 		c.now.Store(p.ContendedUntil())
 		require.False(t, p.Load().Contended, "the mark lapsed")
@@ -62,13 +62,13 @@ func TestStalledYieldsMarkContention(t *testing.T) {
 		c.stalling.Store(true)
 		require.True(t, w.Yield(), "right after a mark, one stalled yield marks again")
 		c.stalling.Store(false)
-		require.Equal(t, c.read()+int64(2*sched.ContendedFor), p.ContendedUntil(), "for twice as long")
+		require.Equal(t, c.read()+int64(2*p.MarkLength(1)), p.ContendedUntil(), "for twice as long")
 		for range 10 {
 			c.stalling.Store(true)
 			w.Yield()
 			c.stalling.Store(false)
 		}
-		require.Equal(t, c.read()+int64(16*sched.ContendedFor), p.ContendedUntil(), "up to 16 times ContendedFor")
+		require.Equal(t, c.read()+int64(16*p.MarkLength(1)), p.ContendedUntil(), "up to 16 times as long")
 
 		require.False(t, w.Yield(), "a yield that returns at once")
 		c.stalling.Store(true)
