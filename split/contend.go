@@ -13,16 +13,11 @@ import "time"
 // the machine these figures come from, most of it the thread's yield (a
 // system call), and 10 µs or longer in 0.5% to 5% of yields, where the
 // processor's yield alone took 160 to 200 ns and 0.02% to 0.04% (go test
-// ./internal/sched -run '^$' -bench Yield, 4 runs): three in a row come by
-// chance once in 8,000 yields at worst, a false mark. On 2
+// ./internal/sched -run '^$' -bench Yield, 4 runs): two in a row come by
+// chance once in 400 yields at worst, a false mark. On 2
 // processors with 4 goroutines calling W2's body over 1,000 to 1,500
 // elements in turn, weft ran at 0.93-0.96 of the loop's speed without the
 // mark and 0.98 with it (W11 of go run ./bench).
-
-// StallStreak is how many stalled yields in a row mark the pool contended: a
-// single one may be the host's preemption of the machine's processor, or the
-// collector's worker.
-const StallStreak = 3
 
 // Stalled reports whether a yield that took d was held up by other
 // goroutines, on a pool whose workers take wake from a wake-up to its work
@@ -37,9 +32,11 @@ func Stalled(d, wake time.Duration) bool { return d >= Budget(wake)/2 }
 
 // Marks reports whether a participant whose last stalls yields in a row
 // were held up marks its pool contended, given marks, the marks made in a
-// row before (reset by a yield that returns at once): at StallStreak
-// stalls, or at the first while the marks go on.
-func Marks(stalls, marks int) bool { return stalls >= StallStreak || marks > 0 }
+// row before (reset by a yield that returns at once): at two stalls, or at
+// the first while the marks go on. The verdict is taken on two, as a pass's
+// against the pool (SeqDry, SeqFailed): a single stall may be the host's
+// preemption of the machine's processor, or the collector's worker.
+func Marks(stalls, marks int) bool { return stalls >= 2 || marks > 0 }
 
 // MarkLength returns how long the k-th mark in a row lasts (k >= 1) on a
 // pool whose workers take wake from a wake-up to its work (Load.Wake; 0: not

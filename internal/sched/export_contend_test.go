@@ -9,7 +9,7 @@ import (
 // Timing of the contention rule (contend.go).
 const (
 	YieldStall   = split.PrefixBudget / 2 // split.Stalled on a pool whose wake-up is not measured
-	StallStreak  = split.StallStreak
+	StallStreak  = 2                      // stalled yields in a row that mark the pool (split.Marks)
 	SearchRounds = split.SearchRounds
 )
 
