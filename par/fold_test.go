@@ -257,27 +257,26 @@ func TestFoldAccumulatorsPerParticipant(t *testing.T) {
 	}
 }
 
-// maxLeavesPerParticipant bounds ReduceRange's leaf calls per participant
-// (split.WholeLeaves pieces, their halves where a piece is cut below the
-// bound, and the prefix's chunks), before its steals.
+// maxLeavesPerParticipant bounds ReduceRange's leaf calls per participant:
+// split.WholeLeaves pieces, up to twice as many where halving the range
+// overshoots, and the prefix's chunks, whatever the steals.
 const maxLeavesPerParticipant = 4 * split.WholeLeaves
 
 // TestReduceRangeLeafCallsPerParticipant counts ReduceRange's leaf calls
 // over uniform elements for calls from about 0.1 ms to about 100 ms long, on
 // pools of 1 to 8 workers: a leaf cannot be cut once it has started, so the
-// engine calls it per piece, and the pieces follow the participants and the
-// steals, not the call's length (a leaf per 50 µs step called one that makes
-// a map thousands of times over a large file).
+// engine calls it per piece, and the pieces follow the participants, not
+// the call's length nor its steals (a leaf per 50 µs step called one that
+// makes a map thousands of times over a large file).
 func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
 	lengths := countLengths()
 	for _, p := range testPools(t) {
 		opts := poolOpts(p)
-		parts, stats := poolCounts(p)
+		parts, _ := poolCounts(p)
 		for _, n := range lengths {
 			t.Run(fmt.Sprintf("%s/n=%d", poolName(p), n), func(t *testing.T) {
 				most := 0
 				for range 4 {
-					before := stats().Total().Steals
 					var calls atomic.Int64
 					sum := par.ReduceRange(n, 0, func(lo, hi int) uint64 {
 						calls.Add(1)
@@ -285,16 +284,64 @@ func TestReduceRangeLeafCallsPerParticipant(t *testing.T) {
 					}, func(a, b uint64) uint64 { return a + b }, opts...)
 					require.Equal(t, uniform(0, n), sum)
 					made := int(calls.Load())
-					steals := stealsUntil(stats, before, func(steals int) bool {
-						return made <= maxLeavesPerParticipant*(parts+steals)
-					})
-					bound := maxLeavesPerParticipant * (parts + steals)
-					require.LessOrEqual(t, made, bound, "leaf calls over %d elements", n)
+					require.LessOrEqual(t, made, maxLeavesPerParticipant*parts, "leaf calls over %d elements", n)
 					most = max(most, made)
 				}
 				t.Logf("at most %d leaf calls for %d participants", most, parts)
 			})
 		}
+	}
+}
+
+// TestReduceRangeLeafCallsWhateverTheLength: ReduceRange's leaf that makes a
+// map is called about as often over 4M elements as over 100,000 (where
+// leaves are long enough to cut already), give or take the steals,
+// at GOMAXPROCS 2 and 8 on a pool of a worker per processor less the
+// caller's. A stolen piece that was cut again for its thief made up to two
+// leaves per participant a steal, and the steals grow with the call where
+// processors outnumber the CPUs: at GOMAXPROCS 8 on 2 cores, about 300 leaf
+// calls over 100,000 elements and 850-1,000 over 4M.
+func TestReduceRangeLeafCallsWhateverTheLength(t *testing.T) {
+	small, large := 100_000, 4<<20
+	if raceEnabled {
+		small, large = 25_000, 1<<20
+	}
+	for _, procs := range []int{2, 8} {
+		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			p := par.NewPool(par.Workers(procs - 1))
+			defer p.Close()
+			// count calls ReduceRange over n elements and returns its leaf
+			// calls, and p's steals before it.
+			count := func(n int) (made int, before uint64) {
+				before = p.Stats().Total().Steals
+				var calls atomic.Int64
+				leaf := countKeys(n, false)
+				m := par.ReduceRange(n, nil, func(lo, hi int) keyCount {
+					calls.Add(1)
+					return leaf(lo, hi)
+				}, mergeCounts, par.OnPool(p))
+				total := 0
+				for _, c := range m {
+					total += c
+				}
+				require.Equal(t, n, total)
+				return int(calls.Load()), before
+			}
+			most := 0
+			for range 4 {
+				made, _ := count(small)
+				most = max(most, made)
+			}
+			for range 4 {
+				made, before := count(large)
+				// procs: the prefix may time the larger call in a few more
+				// chunks, each a call of the leaf.
+				steals := stealsUntil(p.Stats, before, func(steals int) bool { return made <= most+procs+steals })
+				require.LessOrEqual(t, made, most+procs+steals, "leaf calls over %d elements, against at most %d over %d", large, most, small)
+				t.Logf("%d leaf calls over %d elements with %d steals, at most %d over %d", made, large, steals, most, small)
+			}
+		})
 	}
 }
 

@@ -82,12 +82,13 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 // empty piece. It is the range form of MapReduce, for folds that want a whole
 // piece at a time (a local accumulator, a buffer reused across the piece).
 //
-// leaf is called a bounded number of times, whatever n: about
-// split.WholeLeaves pieces per participant, a few more for the prefix that
-// times the call, and a few more for each steal. A leaf that builds a value
+// leaf is called a bounded number of times, whatever n and however often
+// pieces are stolen: about split.WholeLeaves pieces per participant, and a
+// few more for the prefix that times the call. A leaf that builds a value
 // (a map per piece) so costs about what it costs in a goroutine per core
-// over chunks (go test ./par -run '^$' -bench ReduceRangeMapLeaf); a piece cannot be cut once its leaf has started, so a participant
-// that runs out of work waits at most for one such piece.
+// over chunks (go test ./par -run '^$' -bench ReduceRangeMapLeaf); a piece
+// cannot be cut once its leaf has started, so a participant that runs out
+// of work waits at most for one such piece.
 //
 // leaf and op run concurrently with themselves and with each other on
 // different pieces, on the pool's workers and the calling goroutine; op

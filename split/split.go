@@ -9,7 +9,7 @@ import (
 // each half of a cut gets its own copy.
 type Splitter struct {
 	splits int // cuts this piece may still make without being stolen
-	refill int // the budget a stolen piece is refilled to; 0: a fixed grain
+	refill int // the budget a stolen piece is refilled to; 0: leaves run whole (Fixed, ForWhole)
 	min    int // no half shorter than this
 	cut    int // nor from TrySplit shorter than this: MinPiece at the prefix's pace
 	max    int // pieces longer than this are cut regardless of the budget; 0: no limit
@@ -88,15 +88,18 @@ const WholeLeaves = 8
 
 // ForWhole returns the splitter of a whole range of n elements whose leaves
 // run whole, each through one call of the user's code that cannot be cut
-// once it has started (ReduceRange's leaf): at most about WholeLeaves leaves
-// per participant, halved from the range, no shorter than minLen nor, at a
-// measured prefix pace, than MinPiece's worth; a stolen piece is cut for its
-// thief as ForRange's are. A hungry participant waits at most a leaf, a
-// WholeLeaves-th of a participant's share, where leaves of 50 µs called a
-// leaf that makes a map over 4M elements on 2 cores 410 times a call,
-// against 19 (go test ./par -run '^$' -bench ReduceRangeMapLeaf,
-// leaves/op). A positive grain fixes the leaves
-// (Fixed).
+// once it has started (ReduceRange's leaf): leaves of at most a
+// WholeLeaves-th of a participant's share, halved from the range, no
+// shorter than minLen nor, at a measured prefix pace, than MinPiece's
+// worth, and no other cut: a thief takes a piece whole. The leaf is so
+// called about WholeLeaves times per participant whatever the call's
+// length and its steals, and a hungry participant waits at most a leaf. A
+// budget refilled on each steal, as ForRange's is, makes up to two leaves
+// per participant a steal, and the steals grow with the call where
+// processors outnumber CPUs: a leaf that makes a map over 4M elements was
+// then called 750-1,050 times a call instead of 65 at GOMAXPROCS 8 on 2
+// cores (GOMAXPROCS=8 go test ./par -run '^$' -bench ReduceRangeMapLeaf,
+// leaves/op). A positive grain fixes the leaves (Fixed).
 func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
@@ -106,7 +109,8 @@ func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if n%k != 0 {
 		maxLeaf++ // rounded up without n+k, which overflows near the int limit
 	}
-	s := New(participants, minLen, maxLeaf)
+	minLen = max(minLen, 1)
+	s := Splitter{min: minLen, max: max(maxLeaf, minLen)}
 	if prefix.N > 0 {
 		s.cut = prefix.elems(MinPiece)
 	}

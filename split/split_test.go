@@ -208,3 +208,20 @@ func TestForWholeNearIntLimit(t *testing.T) {
 	require.LessOrEqual(t, cuts, 8, "halvings of the leftmost piece")
 	require.GreaterOrEqual(t, cuts, 4)
 }
+
+// TestForWholeThiefTakesWhole: a whole-leaf call's pieces are cut only down
+// to a WholeLeaves-th of a participant's share, and a thief runs the piece
+// it takes whole: a budget refilled on each steal made up to two leaves per
+// participant a steal.
+func TestForWholeThiefTakesWhole(t *testing.T) {
+	for _, parts := range []int{2, 8, 64} {
+		const n = 1 << 24
+		s := split.ForWhole(parts, n, 1, 0, split.Pace{})
+		m := n
+		for ; s.TrySplit(m, false); m /= 2 {
+		}
+		require.LessOrEqual(t, m, n/(parts*split.WholeLeaves), "a leaf of %d participants", parts)
+		require.Greater(t, m, n/(2*parts*split.WholeLeaves))
+		require.False(t, s.TrySplit(m, true), "a stolen leaf of %d participants cut again", parts)
+	}
+}
