@@ -109,8 +109,7 @@ func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if n%k != 0 {
 		maxLeaf++ // rounded up without n+k, which overflows near the int limit
 	}
-	minLen = max(minLen, 1)
-	s := Splitter{min: minLen, max: max(maxLeaf, minLen)}
+	s := Fixed(maxLeaf).AtLeast(minLen)
 	if prefix.N > 0 {
 		s.cut = prefix.elems(MinPiece)
 	}
