@@ -18,7 +18,9 @@ import (
 // keeps one goroutine more than there are cores busy, and the Go scheduler's
 // time slices then hold a piece back (go run ./bench -full -w W1,W2 -workers
 // N, with N one more than the cores against the default). Any goroutine.
-func DefaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+func DefaultWorkers() int { return workersFor(runtime.GOMAXPROCS(0)) }
+
+func workersFor(procs int) int { return max(1, procs-1) }
 
 var (
 	defaultPool atomic.Pointer[sched.Pool]
@@ -27,21 +29,25 @@ var (
 
 // Default returns the shared pool, starting it on first use with
 // DefaultWorkers() workers. When GOMAXPROCS has changed since, it starts a
-// pool of the new size and retires the old one, whose calls in progress still
-// complete. Any goroutine.
+// pool for the new value and retires the old one, whose calls in progress
+// still complete: even one of the same size (GOMAXPROCS 1 and 2 both give
+// one worker), since the planner counts the processors the pool started
+// with (sched.Pool.Procs): on a pool started on one processor, a recursion
+// hands nothing to the worker. Any goroutine.
 func Default() *sched.Pool {
+	procs := runtime.GOMAXPROCS(0)
 	p := defaultPool.Load() // a pool stored below is fully built before its Store
-	if p != nil && p.Workers() == DefaultWorkers() {
+	if p != nil && p.Procs() == procs {
 		return p
 	}
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
 	p = defaultPool.Load() // under defaultMu: the latest store
-	n := DefaultWorkers()
-	if p != nil && p.Workers() == n {
+	procs = runtime.GOMAXPROCS(0)
+	if p != nil && p.Procs() == procs {
 		return p
 	}
-	np := sched.New(n)
+	np := sched.New(workersFor(procs))
 	defaultPool.Store(np) // publishes np, built by New, to lock-free readers above
 	if p != nil {
 		go p.Close()

@@ -29,5 +29,12 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	runtime.GOMAXPROCS(1)
-	require.Equal(t, 1, engine.Default().Workers(), "at least one worker")
+	one := engine.Default()
+	require.Equal(t, 1, one.Workers(), "at least one worker")
+	require.Equal(t, 1, one.Procs())
+	runtime.GOMAXPROCS(2)
+	two := engine.Default()
+	require.Equal(t, 1, two.Workers())
+	require.Equal(t, 2, two.Procs(), "a pool of the same size, but the planner's processors are GOMAXPROCS's")
+	require.True(t, engine.Retired(one))
 }
