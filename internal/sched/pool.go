@@ -44,8 +44,11 @@ type Pool struct {
 	beat       heartbeat // see fork.go
 	wg         sync.WaitGroup
 
+	// spare is a seat not in use, kept out of freeSeats so that a call
+	// takes it and gives it back without the lock.
+	spare     atomic.Pointer[Worker]
 	mu        sync.Mutex
-	freeSeats *Worker // seats not in use, linked by next
+	freeSeats *Worker // seats not in use but spare, linked by next
 	closeOnce sync.Once
 }
 
@@ -96,32 +99,39 @@ func (p *Pool) Run(f func(w *Worker)) bool {
 	return true
 }
 
-// acquire returns a free seat, or nil if the pool is closed.
+// acquire returns a free seat, or nil if the pool is closed. Calls made one
+// at a time, the common case, pass one seat back and forth through spare,
+// without the lock.
 func (p *Pool) acquire() *Worker {
 	if !p.enter() {
 		return nil
 	}
+	w := p.spare.Swap(nil) // the seat release stored, and what it wrote before
+	if w == nil {
+		w = p.seat()
+	}
+	w.hold()
+	w.call = p.callID(w)
+	w.beginBusy()                   // the caller works on its own call from now on
+	w.fk.start = w.busySince.Load() // the owner's own store: one clock read for both
+	return w
+}
+
+// seat returns a seat from the free list, or a new one.
+func (p *Pool) seat() *Worker {
 	p.mu.Lock()
-	w := p.freeSeats
-	if w != nil {
+	defer p.mu.Unlock()
+	if w := p.freeSeats; w != nil {
 		p.freeSeats = w.next
 		w.next = nil
-		p.mu.Unlock()
-		w.hold()
-		w.call = p.callID(w)
-		w.beginBusy() // the caller works on its own call from now on
 		return w
 	}
 	old := *p.table.Load()
-	w = newWorker(p, len(old), false)
+	w := newWorker(p, len(old), false)
 	t := make([]*Worker, len(old)+1)
 	copy(t, old)
 	t[len(old)] = w
 	p.table.Store(&t) // publishes the new seat to thieves
-	p.mu.Unlock()
-	w.hold()
-	w.call = p.callID(w)
-	w.beginBusy()
 	return w
 }
 
@@ -131,10 +141,12 @@ func (p *Pool) release(w *Worker) {
 	w.holder.Store(0) // a handle kept past its call is nobody's
 	w.endBusy()
 	w.publish()
-	p.mu.Lock()
-	w.next = p.freeSeats
-	p.freeSeats = w
-	p.mu.Unlock()
+	if !p.spare.CompareAndSwap(nil, w) { // hands w, and what its call wrote, to the next acquire
+		p.mu.Lock()
+		w.next = p.freeSeats
+		p.freeSeats = w
+		p.mu.Unlock()
+	}
 	p.leave()
 }
 

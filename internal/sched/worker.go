@@ -53,6 +53,7 @@ type Worker struct {
 	local counters // published to pub at transitions
 	cache typeCache
 	call  uint64 // the top-level call of the task running here (0: none)
+	calls uint64 // a seat's calls so far, for their ids (callID)
 	// stalls counts the yields in a row that other goroutines held up (see
 	// contend.go).
 	stalls int
