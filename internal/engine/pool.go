@@ -23,34 +23,41 @@ func DefaultWorkers() int { return workersFor(runtime.GOMAXPROCS(0)) }
 func workersFor(procs int) int { return max(1, procs-1) }
 
 var (
-	defaultPool atomic.Pointer[sched.Pool]
+	defaultPool atomic.Pointer[defaultEntry]
 	defaultMu   sync.Mutex
 )
+
+// defaultEntry is the default pool with the GOMAXPROCS it was started for;
+// written once before it is stored.
+type defaultEntry struct {
+	pool  *sched.Pool
+	procs int
+}
 
 // Default returns the shared pool, starting it on first use with
 // DefaultWorkers() workers. When GOMAXPROCS has changed since, it starts a
 // pool for the new value and retires the old one, whose calls in progress
 // still complete: even one of the same size (GOMAXPROCS 1 and 2 both give
 // one worker), since the planner counts the processors the pool started
-// with (sched.Pool.Procs): on a pool started on one processor, a recursion
-// hands nothing to the worker. Any goroutine.
+// with (split.Load's Procs): on a pool started on one processor, a
+// recursion hands nothing to the worker. Any goroutine.
 func Default() *sched.Pool {
 	procs := runtime.GOMAXPROCS(0)
-	p := defaultPool.Load() // a pool stored below is fully built before its Store
-	if p != nil && p.Procs() == procs {
-		return p
+	e := defaultPool.Load() // an entry stored below, and its pool, are fully built before its Store
+	if e != nil && e.procs == procs {
+		return e.pool
 	}
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
-	p = defaultPool.Load() // under defaultMu: the latest store
+	e = defaultPool.Load() // under defaultMu: the latest store
 	procs = runtime.GOMAXPROCS(0)
-	if p != nil && p.Procs() == procs {
-		return p
+	if e != nil && e.procs == procs {
+		return e.pool
 	}
 	np := sched.New(workersFor(procs))
-	defaultPool.Store(np) // publishes np, built by New, to lock-free readers above
-	if p != nil {
-		go p.Close()
+	defaultPool.Store(&defaultEntry{np, procs}) // publishes np, built by New, to lock-free readers above
+	if e != nil {
+		go e.pool.Close()
 	}
 	return np
 }
@@ -58,7 +65,10 @@ func Default() *sched.Pool {
 // Retired reports whether p is not the current default pool: one that
 // Default has replaced, and closes, since p was looked up. One atomic load.
 // Any goroutine.
-func Retired(p *sched.Pool) bool { return defaultPool.Load() != p }
+func Retired(p *sched.Pool) bool {
+	e := defaultPool.Load()
+	return e == nil || e.pool != p
+}
 
 // runDefault runs f on a seat of p, the default pool as a call looked it up
 // (Default reads GOMAXPROCS, which takes the Go scheduler's global lock, so

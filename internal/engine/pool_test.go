@@ -31,10 +31,10 @@ func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
 	runtime.GOMAXPROCS(1)
 	one := engine.Default()
 	require.Equal(t, 1, one.Workers(), "at least one worker")
-	require.Equal(t, 1, one.Procs())
+	require.Equal(t, 1, one.Load().Procs)
 	runtime.GOMAXPROCS(2)
 	two := engine.Default()
 	require.Equal(t, 1, two.Workers())
-	require.Equal(t, 2, two.Procs(), "a pool of the same size, but the planner's processors are GOMAXPROCS's")
+	require.Equal(t, 2, two.Load().Procs, "a pool of the same size, but the planner's processors are GOMAXPROCS's")
 	require.True(t, engine.Retired(one))
 }

@@ -78,10 +78,6 @@ func newPool(n int, fake func() int64) *Pool {
 // Workers returns the number of the pool's own workers. Any goroutine.
 func (p *Pool) Workers() int { return p.n }
 
-// Procs returns runtime.GOMAXPROCS(0) as it was when p started: the
-// processors its planner counts on. Any goroutine.
-func (p *Pool) Procs() int { return int(p.procs) }
-
 // Run calls f on the calling goroutine with a seat of p, a worker handle that
 // the goroutine owns until f returns. The goroutine so takes part in its own
 // call: it runs what f does and, while it waits for parts of it that other
