@@ -460,7 +460,7 @@ func (r *seqRun[E, V]) pieceLen() int {
 	}
 	n := r.capSize
 	if per > 0 {
-		d := split.SeqPieceTime(time.Since(r.tryStart))
+		d := split.SeqPieceTime(time.Since(r.tryStart), per)
 		if r.dry {
 			d = split.LeafTarget
 		}

@@ -106,19 +106,40 @@ func SeqStep(n int, d, rest time.Duration) int {
 const SeqMaxStep = 4096
 
 // SeqPieceTime returns about how long the next piece of a pass on the pool
-// takes, when the pass's stint on the pool has run age: LeafTarget, long
-// enough that what a piece costs to publish, claim and hand over (under a
-// microsecond) is paid rarely, short enough that the participant that takes
-// the last piece does not keep the others waiting long; but while the stint
-// is young, a step of it, a Steps-th of a participant's share (StepOf), the
-// stint being taken to last twice its age, as long again as it has run; and
-// no less than MinStep, the least work a leaf holds. A young stint, and a
-// short pass, is so cut finer. Sized by the pass's age instead of the
-// stint's, MapSeq and MapSeq2 over 50 elements ran about 7% slower
-// (alternated par.test binaries, -test.bench 'PairedSeq/^k=50$/').
-func SeqPieceTime(age time.Duration) time.Duration {
-	return min(LeafTarget, max(MinStep, 2*age/Steps))
+// takes, when the pass's stint on the pool has run age and an element's work
+// is per nanoseconds: LeafTarget, long enough that what a piece costs to
+// publish, claim and hand over is paid rarely, short enough that the
+// participant that takes the last piece does not keep the others waiting
+// long; but while the stint is young, a step of it, a Steps-th of a
+// participant's share (StepOf), the stint being taken to last twice its age,
+// as long again as it has run; and no less than MinStep, the least work a
+// leaf holds. A young stint, and a short pass, is so cut finer. Sized by the
+// pass's age instead of the stint's, MapSeq and MapSeq2 over 50 elements ran
+// about 7% slower (alternated par.test binaries, -test.bench
+// 'PairedSeq/^k=50$/').
+//
+// An element of MinStep or more (SeqNeedsDry) is a piece by itself, and
+// pieces of a few such elements pay the caller's own part of a piece (the
+// cache lines a piece's slot and results move between processors, the clock
+// reads: 1-2 µs here, some 4% of a LeafTarget on the serial caller) too often:
+// their pieces are a step of the stint within LeafTarget and SeqDearPiece.
+// With LeafTarget's cap and the young stint's finer pieces, W13's element at
+// 10,000 steps ran at 0.92 of the batches' speed at GOMAXPROCS 2; with
+// these, 0.96 (go run ./bench -w W13 -c none -scaling=false -sweep=false
+// -reps 3, 4 alternated rounds). Cheap elements keep LeafTarget's cap:
+// pieces of 4 LeafTargets at 100 steps (2,000 elements, 32 KiB) ran that
+// part at 0.81 of the batches' speed instead of 0.90.
+func SeqPieceTime(age time.Duration, per float64) time.Duration {
+	step := max(MinStep, 2*age/Steps)
+	if per >= float64(MinStep) {
+		return min(SeqDearPiece, max(LeafTarget, step))
+	}
+	return min(LeafTarget, step)
 }
+
+// SeqDearPiece is the longest piece of elements that take MinStep or more
+// each (SeqPieceTime): 4 LeafTargets.
+const SeqDearPiece = 4 * LeafTarget
 
 // SeqPieceBytes bounds the memory of one piece of a pass on the pool, its
 // elements and their per-element results, whatever the timing says: with the

@@ -117,7 +117,11 @@ func TestSeqStep(t *testing.T) {
 }
 
 func TestSeqPieceTime(t *testing.T) {
-	assert.Equal(t, MinStep, SeqPieceTime(0), "no less than MinStep")
-	assert.Equal(t, 10*time.Microsecond, SeqPieceTime(Steps*5*time.Microsecond), "a step of a young stint, taken to last twice its age")
-	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second), "no more than LeafTarget")
+	cheap, dear := float64(MinStep-1), float64(MinStep)
+	assert.Equal(t, MinStep, SeqPieceTime(0, cheap), "no less than MinStep")
+	assert.Equal(t, 10*time.Microsecond, SeqPieceTime(Steps*5*time.Microsecond, cheap), "a step of a young stint, taken to last twice its age")
+	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second, cheap), "no more than LeafTarget")
+	assert.Equal(t, LeafTarget, SeqPieceTime(0, dear), "an element of MinStep: no less than LeafTarget")
+	assert.Equal(t, 3*LeafTarget, SeqPieceTime(Steps*3*LeafTarget/2, dear), "a step of the stint")
+	assert.Equal(t, SeqDearPiece, SeqPieceTime(time.Second, dear), "no more than SeqDearPiece")
 }
