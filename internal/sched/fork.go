@@ -42,7 +42,6 @@ type forks struct {
 	depth    int    // records on the stack, run or not
 	base     int    // of them, those made before the last promotion
 	since    int64  // p.now() when the recursion began or last promoted
-	start    int64  // a seat's: p.now() when its call began, for its first recursion; else 0
 	open     bool   // GateRecord is set
 	took     bool   // the recursion runs in a job taken from another (execute)
 
@@ -187,18 +186,10 @@ func (w *Worker) record(j *Job) {
 }
 
 // beginRecursion notes the start of a recursion on w: its clock for the
-// planner's age, its first moment to be asked, and the heartbeat. A seat's
-// first recursion counts its age from the start of its call, whose clock
-// the seat read already (acquire): a call's age is what StartAge's rule is
-// about.
+// planner's age, its first moment to be asked, and the heartbeat.
 func (w *Worker) beginRecursion(period time.Duration) {
 	p := w.pool
-	now := w.fk.start
-	if now == 0 {
-		now = p.now()
-	}
-	w.fk.start = 0
-	w.fk.since = now - int64(split.StartAge(w.fk.took, period))
+	w.fk.since = p.now() - int64(split.StartAge(w.fk.took, period))
 	w.notBefore.Store(w.fk.since + int64(period)) // read by askers; orders nothing
 	if p.beat.period.Load() != int64(period) {    // the store is a locked instruction, and the period seldom moves
 		p.beat.period.Store(int64(period)) // a figure for the timer; orders nothing

@@ -108,8 +108,7 @@ func (p *Pool) acquire() *Worker {
 	}
 	w.hold()
 	w.call = p.callID(w)
-	w.beginBusy()                   // the caller works on its own call from now on
-	w.fk.start = w.busySince.Load() // the owner's own store: one clock read for both
+	w.beginBusy() // the caller works on its own call from now on
 	return w
 }
 
