@@ -62,12 +62,12 @@ import (
 // ms); then it stays on the pool while the elements handed over come faster
 // than they did alone (where they came slower twice in a row with a worker,
 // the next try waits as after a failed piece). On the pool, the caller pulls
-// and copies each element into a piece (of about 50 µs of f's work, up to 200
-// µs where an element takes 4 µs or more), and between two pulls processes
-// pieces as the pool's workers do, so pulling overlaps computing and a
-// sequence slow to pull keeps the caller pulling while the workers compute. A pass costs a few allocations, and a piece on
-// the pool one or two (the job that wakes a worker, a buffer grown to the
-// piece's length).
+// and copies each element into a piece (of about 50 µs of f's work, up to
+// 200 µs where an element takes 4 µs or more), and between two pulls
+// processes pieces as the pool's workers do, so pulling overlaps computing
+// and a sequence slow to pull keeps the caller pulling while the workers
+// compute. A pass costs a few allocations, and a piece on the pool one or two
+// (the job that wakes a worker, a buffer grown to the piece's length).
 //
 // Memory: a pass holds at most 4×P+2 pieces, P being the participants (the
 // caller and at most GOMAXPROCS-1 of the pool's workers), each at most 64

@@ -61,7 +61,11 @@ func SeqDry(c SeqCosts, p, pieces int) (pays, again bool) {
 // is then for the windows to judge (SeqKeep); a dry piece would only keep the
 // pass alone a few elements longer, some 55 µs of a pass over 1,000
 // elements of 11 µs (W13's element at 10,000 steps).
-func SeqNeedsDry(alone float64) bool { return alone < float64(MinStep) }
+func SeqNeedsDry(alone float64) bool { return !seqDear(alone) }
+
+// seqDear reports whether an element whose work is per nanoseconds is a
+// piece by itself: MinStep or more, the least work a leaf holds.
+func seqDear(per float64) bool { return per >= float64(MinStep) }
 
 // SeqSample returns the cost alone, in nanoseconds an element, after a
 // countdown of n elements that took d, given the least so far (0: none):
@@ -118,11 +122,11 @@ const SeqMaxStep = 4096
 // about 7% slower (alternated par.test binaries, -test.bench
 // 'PairedSeq/^k=50$/').
 //
-// An element of MinStep or more (SeqNeedsDry) is a piece by itself, and
-// pieces of a few such elements pay the caller's own part of a piece (the
-// cache lines a piece's slot and results move between processors, the clock
-// reads: 1-2 µs here, some 4% of a LeafTarget on the serial caller) too often:
-// their pieces are a step of the stint within LeafTarget and SeqDearPiece.
+// An element of MinStep or more is a piece by itself, and pieces of a few
+// such elements pay the caller's own part of a piece (the cache lines a
+// piece's slot and results move between processors, the clock reads) too
+// often: their pieces are a step of the stint within LeafTarget and
+// SeqDearPiece.
 // With LeafTarget's cap and the young stint's finer pieces, W13's element at
 // 10,000 steps ran at 0.92 of the batches' speed at GOMAXPROCS 2; with
 // these, 0.96 (go run ./bench -w W13 -c none -scaling=false -sweep=false
@@ -131,7 +135,7 @@ const SeqMaxStep = 4096
 // part at 0.81 of the batches' speed instead of 0.90.
 func SeqPieceTime(age time.Duration, per float64) time.Duration {
 	step := max(MinStep, 2*age/Steps)
-	if per >= float64(MinStep) {
+	if seqDear(per) {
 		return min(SeqDearPiece, max(LeafTarget, step))
 	}
 	return min(LeafTarget, step)

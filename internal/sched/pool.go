@@ -48,7 +48,7 @@ type Pool struct {
 	// takes it and gives it back without the lock.
 	spare     atomic.Pointer[Worker]
 	mu        sync.Mutex
-	freeSeats *Worker // seats not in use but spare, linked by next
+	freeSeats *Worker // seats not in use, besides spare, linked by next
 	closeOnce sync.Once
 }
 
