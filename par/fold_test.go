@@ -258,9 +258,9 @@ func TestFoldAccumulatorsPerParticipant(t *testing.T) {
 }
 
 // maxLeavesPerParticipant bounds ReduceRange's leaf calls per participant:
-// split.WholeLeaves pieces, up to twice as many where halving the range
+// split.RecordDepth pieces, up to twice as many where halving the range
 // overshoots, and the prefix's chunks, whatever the steals.
-const maxLeavesPerParticipant = 4 * split.WholeLeaves
+const maxLeavesPerParticipant = 4 * split.RecordDepth
 
 // TestReduceRangeLeafCallsPerParticipant counts ReduceRange's leaf calls
 // over uniform elements for calls from about 0.1 ms to about 100 ms long, on

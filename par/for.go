@@ -83,7 +83,7 @@ func forRange(name string, key uintptr, n int, f func(lo, hi int), opts []Option
 // piece at a time (a local accumulator, a buffer reused across the piece).
 //
 // leaf is called a bounded number of times, whatever n and however often
-// pieces are stolen: about split.WholeLeaves pieces per participant, and a
+// pieces are stolen: about split.RecordDepth pieces per participant, and a
 // few more for the prefix that times the call. A leaf that builds a value
 // (a map per piece) so costs about what it costs in a goroutine per core
 // over chunks (go test ./par -run '^$' -bench ReduceRangeMapLeaf); a piece

@@ -79,32 +79,33 @@ func ForRange(participants, n, minLen, grain int, prefix Pace) Splitter {
 	return s
 }
 
-// WholeLeaves is about how many leaves per participant ForWhole cuts a
-// range into before any steal: enough that a participant that finishes
-// early finds a piece left to take, few enough that a leaf that makes a
-// value of its own (a map, a buffer) is called a handful of times per
-// participant, whatever the call's length.
-const WholeLeaves = 8
-
 // ForWhole returns the splitter of a whole range of n elements whose leaves
 // run whole, each through one call of the user's code that cannot be cut
 // once it has started (ReduceRange's leaf): leaves of at most a
-// WholeLeaves-th of a participant's share, halved from the range, no
+// RecordDepth-th of a participant's share, halved from the range, no
 // shorter than minLen nor, at a measured prefix pace, than MinPiece's
-// worth, and no other cut: a thief takes a piece whole. The leaf is so
-// called about WholeLeaves times per participant whatever the call's
-// length and its steals, and a hungry participant waits at most a leaf. A
-// budget refilled on each steal, as ForRange's is, makes up to two leaves
-// per participant a steal, and the steals grow with the call where
-// processors outnumber CPUs: a leaf that makes a map over 4M elements was
-// then called 750-1,050 times a call instead of 65 at GOMAXPROCS 8 on 2
-// cores (GOMAXPROCS=8 go test ./par -run '^$' -bench ReduceRangeMapLeaf,
-// leaves/op). A positive grain fixes the leaves (Fixed).
+// worth, and no other cut: a thief takes a piece whole. RecordDepth is how
+// many pieces a participant keeps within thieves' reach, forks of a
+// recursion (Crowded) or whole leaves here: enough that a participant that
+// finishes early finds a piece left to take, few enough that a leaf that
+// makes a value of its own (a map, a buffer) is called a handful of times
+// per participant, whatever the call's length and its steals; a hungry
+// participant waits at most a leaf. Eight leaves a participant ran no
+// faster, and sixteen took up to 1.28 times as long at GOMAXPROCS 8 (go
+// test ./par -run '^$' -bench ReduceRangeMapLeaf, and W12 of go run
+// ./bench, at GOMAXPROCS 2 and 8, alone and beside a busy process, 6-12
+// alternated rounds). A budget refilled on each steal, as ForRange's is,
+// makes up to two leaves per participant a steal, and the steals grow with
+// the call where processors outnumber CPUs: a leaf that makes a map over 4M
+// elements was then called 750-1,050 times a call at GOMAXPROCS 8 on 2
+// cores, where whole leaves make 33 (GOMAXPROCS=8 go test ./par -run '^$'
+// -bench ReduceRangeMapLeaf, leaves/op). A positive grain fixes the leaves
+// (Fixed).
 func ForWhole(participants, n, minLen, grain int, prefix Pace) Splitter {
 	if grain > 0 {
 		return Fixed(grain)
 	}
-	k := participants * WholeLeaves
+	k := participants * RecordDepth
 	maxLeaf := n / k
 	if n%k != 0 {
 		maxLeaf++ // rounded up without n+k, which overflows near the int limit

@@ -196,7 +196,7 @@ func TestProbe(t *testing.T) {
 }
 
 // TestForWholeNearIntLimit: a whole-leaf call over a range near the int
-// limit is cut into about WholeLeaves pieces per participant, as any other:
+// limit is cut into about RecordDepth pieces per participant, as any other:
 // n rounded up must not overflow into leaves of one element.
 func TestForWholeNearIntLimit(t *testing.T) {
 	const n = math.MaxInt
@@ -206,11 +206,11 @@ func TestForWholeNearIntLimit(t *testing.T) {
 		cuts++
 	}
 	require.LessOrEqual(t, cuts, 8, "halvings of the leftmost piece")
-	require.GreaterOrEqual(t, cuts, 4)
+	require.GreaterOrEqual(t, cuts, 3, "two shares of RecordDepth (4) leaves: eight, three halvings")
 }
 
 // TestForWholeThiefTakesWhole: a whole-leaf call's pieces are cut only down
-// to a WholeLeaves-th of a participant's share, and a thief runs the piece
+// to a RecordDepth-th of a participant's share, and a thief runs the piece
 // it takes whole: a budget refilled on each steal made up to two leaves per
 // participant a steal.
 func TestForWholeThiefTakesWhole(t *testing.T) {
@@ -220,8 +220,8 @@ func TestForWholeThiefTakesWhole(t *testing.T) {
 		m := n
 		for ; s.TrySplit(m, false); m /= 2 {
 		}
-		require.LessOrEqual(t, m, n/(parts*split.WholeLeaves), "a leaf of %d participants", parts)
-		require.Greater(t, m, n/(2*parts*split.WholeLeaves))
+		require.LessOrEqual(t, m, n/(parts*split.RecordDepth), "a leaf of %d participants", parts)
+		require.Greater(t, m, n/(2*parts*split.RecordDepth))
 		require.False(t, s.TrySplit(m, true), "a stolen leaf of %d participants cut again", parts)
 	}
 }
