@@ -61,7 +61,8 @@ func forksAt(w *par.Worker, a treeAt) int {
 
 // TestForksRecordsAsJoin2: with nobody to steal, a recursion in Forks' form
 // records the forks that Join2 alone records (Stats' Inline counts them),
-// and Forks is true exactly at them: the first par.RecordDepth levels, or,
+// and Forks is true exactly at them: the first fork of each of the first
+// par.RecordDepth levels (a young recursion's first path, split.Looks), or,
 // on one processor, the first fork alone, which closes the gate for the
 // rest. An ask of the heartbeat (a tree that took longer than a period)
 // would record more; such a try is made again.
@@ -72,7 +73,7 @@ func TestForksRecordsAsJoin2(t *testing.T) {
 			p, release, g1Done := busyPool(t)
 			defer func() { close(release); <-g1Done }()
 			root := makeTree(8)
-			want := 1<<par.RecordDepth - 1
+			want := par.RecordDepth
 			if procs == 1 {
 				want = 0
 			}

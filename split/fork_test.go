@@ -47,8 +47,9 @@ func TestFork(t *testing.T) {
 	}
 	assert.Equal(t, split.ForkPlan{}, split.Fork(k, 2, true, p, p, 1), "one processor: no promotion")
 	assert.Equal(t, split.ForkPlan{}, split.Fork(0, 0, false, 0, p, 1), "one processor: no record")
-	assert.True(t, split.Looks(k-1))
-	assert.False(t, split.Looks(k))
+	assert.True(t, split.Looks(k-1, false))
+	assert.False(t, split.Looks(k, false))
+	assert.False(t, split.Looks(1, true), "a young recursion: its first path only")
 }
 
 func TestThiefRecursion(t *testing.T) {

@@ -44,6 +44,7 @@ type forks struct {
 	since    int64  // p.now() when the recursion began or last promoted
 	open     bool   // GateRecord is set
 	took     bool   // the recursion runs in a job taken from another (execute)
+	young    bool   // the recursion is w's own and has not promoted (split.Looks)
 
 	plan   split.ForkPlan // look's, for record
 	period time.Duration  // look's split.Period, for record
@@ -190,6 +191,7 @@ func (w *Worker) record(j *Job) {
 func (w *Worker) beginRecursion(period time.Duration) {
 	p := w.pool
 	w.fk.since = p.now() - int64(split.StartAge(w.fk.took, period))
+	w.fk.young = !w.fk.took
 	w.notBefore.Store(w.fk.since + int64(period)) // read by askers; orders nothing
 	if p.beat.period.Load() != int64(period) {    // the store is a locked instruction, and the period seldom moves
 		p.beat.period.Store(int64(period)) // a figure for the timer; orders nothing
@@ -215,6 +217,7 @@ func (w *Worker) promote(period time.Duration) bool {
 	j.pushed = true
 	w.push(j)
 	f.base = f.depth // the records below count anew (split.Fork's depth)
+	f.young = false
 	f.since = p.now()
 	d := f.since - t
 	c := p.beat.cost.Load()
@@ -257,6 +260,7 @@ func (w *Worker) unrecord(j *Job) int {
 	}
 	f := &w.fk
 	if f.depth--; f.depth == 0 {
+		f.young = false                // the gate opens for the next recursion
 		w.notBefore.Store(0)           // no longer to be asked; orders nothing
 		w.pool.beat.recursions.Add(-1) // see tick
 	}

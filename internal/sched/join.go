@@ -145,7 +145,7 @@ func (r *Rec[T]) End(w *Worker) {
 			f.base = min(f.base, f.depth)
 			d = f.depth - f.base
 		}
-		w.open(split.Looks(d))
+		w.open(split.Looks(d, w.fk.young))
 	default:
 		w.open(true) // for the next recursion on w
 	}

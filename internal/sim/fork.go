@@ -11,17 +11,19 @@ import (
 // scheduling runs it (internal/sched's fork.go, split.Fork). A fork whose
 // gate is closed is a plain call: below the recorded levels, and not asked.
 // The first split.RecordDepth levels of a participant's recursion, counted
-// from its last promotion, record their second half privately, and a fork
-// that looks (a recorded level, or an ask) takes the gate's ask and lets
-// split.Fork decide what to record and whether to push the oldest pending
-// record for a thief. Asks are sched's: a searching worker asks every
-// split.LookEvery fruitless rounds, a waiting participant after every
-// fruitless round, and the pool's heartbeat every period while a recursion
-// runs (askAll), each only the participants whose period has passed
-// since their recursion began or last promoted. A thief runs what it took
-// as a recursion of its own, wherever it runs it, which begins
-// split.StartAge old and spreads while workers are parked
-// (split.Spreads). Config.OldForks weighs the rules before.
+// from its last promotion, record their second half privately (the
+// participant's own recursion before its first promotion, the first fork
+// of each level alone: split.Looks), and a fork that looks (a recorded
+// level, or an ask) takes the gate's ask and lets split.Fork decide what
+// to record and whether to push the oldest pending record for a thief.
+// Asks are sched's: a searching worker asks every split.LookEvery
+// fruitless rounds, a waiting participant after every fruitless round, and
+// the pool's heartbeat every period while a recursion runs (askAll), each
+// only the participants whose period has passed since their recursion
+// began or last promoted. A thief runs what it took as a recursion of its
+// own, wherever it runs it, which begins split.StartAge old and spreads
+// while workers are parked (split.Spreads). Config.OldForks weighs the
+// rules before.
 //
 // The simulator runs the forks one by one down to subtrees of fibGrain of
 // work, which it charges whole: an ask waits at most that long for the
@@ -40,6 +42,8 @@ type forkState struct {
 	since     int64  // when the recursion began or last promoted
 	notBefore int64  // when it may next be asked; 0: no recursion runs
 	took      bool   // the recursion runs in a piece taken from another
+	young     bool   // the recursion is the participant's own and has not promoted
+	shut      bool   // a recorded fork of the young recursion ended: the gate is closed (split.Looks)
 }
 
 // recursion is fib's cost model: a call of the plain recursion costs
@@ -75,11 +79,12 @@ func (rc *recursion) rec(w *part, n int) {
 	f := &w.fk
 	cost := calls(n) * rc.perCall
 	depth := f.depth - f.base // the levels split.Fork counts
-	if n < 2 || cost <= fibGrain && depth >= split.RecordDepth && !w.ask {
+	closed := (depth >= split.RecordDepth || f.shut) && !w.ask
+	if n < 2 || cost <= fibGrain && closed {
 		w.advance(int64(math.Round(cost)))
 		return
 	}
-	if depth >= split.RecordDepth && !w.ask { // the gate is closed
+	if closed {
 		w.advance(int64(math.Round(rc.perCall)))
 		rc.rec(w, n-2)
 		rc.rec(w, n-1)
@@ -91,6 +96,7 @@ func (rc *recursion) rec(w *part, n int) {
 	period := time.Duration(rc.period())
 	asked := w.ask && f.depth > 0
 	w.ask = false
+	f.shut = false // the look sets the gate as the plan says, by the depth
 	age := time.Duration(s.now - f.since)
 	if !rc.old && f.depth > 0 && split.Spreads(f.took, s.parked, s.procs, s.procs) {
 		asked, age = true, max(age, period)
@@ -105,6 +111,7 @@ func (rc *recursion) rec(w *part, n int) {
 				f.since -= int64(split.StartAge(f.took, period))
 			}
 			f.notBefore = f.since + int64(period)
+			f.young = !f.took && !rc.old
 		}
 		f.depth++
 		f.pend = append(f.pend, j)
@@ -127,8 +134,10 @@ func (rc *recursion) rec(w *part, n int) {
 	}
 	if f.depth--; f.depth == 0 {
 		f.notBefore = 0
+		f.young = false
 	}
 	f.base = min(f.base, f.depth)
+	f.shut = !split.Looks(f.depth-f.base, f.young) && f.depth-f.base < split.RecordDepth
 }
 
 // promote pushes w's oldest pending record for thieves, and times it with
@@ -141,6 +150,7 @@ func (rc *recursion) promote(w *part) {
 	j := f.pend[f.promoted]
 	f.promoted++
 	j.pushed = true
+	f.young = false
 	t := rc.s.now
 	w.advance(int64(rc.s.m.Fork))
 	w.push(j)
