@@ -49,7 +49,8 @@ import (
 //     (split.SeqNeedsDry), which is a piece by itself.
 //     Otherwise the caller times windows of what the pool hands over once a
 //     worker has taken part; when the elements took longer than they would
-//     have alone, or no worker took part, the engine drains the pieces in
+//     have alone (the caller's own stalls set aside: they would have held
+//     up a pass alone as well), or no worker took part, the engine drains the pieces in
 //     flight and goes back to working alone. After a try that failed, stints
 //     alone double, and after a dry piece that failed they end without a try
 //     while the cost alone stays about what it was, so that a cheap operation
@@ -176,6 +177,12 @@ type seqRun[E, V any] struct {
 	emitted    int
 	judged     int
 	helped     bool
+	// winStall is how much of the caller's own part in the window a stall
+	// took (split.SeqStall), as measured against the least per element of
+	// its filling, processing and handing over since a worker first handed
+	// a piece over in this stint (leastFill, leastHere, leastEmit).
+	winStall                        time.Duration
+	leastFill, leastHere, leastEmit float64
 	// pieceFill is the caller's time per element in filling the piece
 	// published last.
 	pieceFill float64
@@ -438,6 +445,7 @@ func (r *seqRun[E, V]) toPool() {
 	r.dry = r.c.Grain == 0 && !seqFlip.Load() && split.SeqNeedsDry(r.costAlone)
 	r.ramped, r.helped = false, false
 	r.dries, r.dryCosts = 0, split.SeqCosts{}
+	r.leastFill, r.leastHere, r.leastEmit = 0, 0, 0
 	r.costFill, r.costEmit, r.costWork = 0, 0, 0 // measured anew by this stint's pieces
 	r.startFill()
 }
@@ -510,7 +518,9 @@ func (r *seqRun[E, V]) publish() {
 	s := r.fill
 	s.in = r.buf[:r.n]
 	r.pos += r.n
-	r.pieceFill = float64(time.Since(r.filling)) / float64(r.n)
+	d := time.Since(r.filling)
+	r.pieceFill = float64(d) / float64(r.n)
+	r.stall(&r.leastFill, d, r.n)
 	r.costFill = smooth(r.costFill, r.pieceFill)
 	r.alg.prepare(s.k, r.n)
 	s.cancelled.Store(false)
@@ -583,6 +593,21 @@ func (r *seqRun[E, V]) processHere(s *seqSlot[E, V]) {
 	defer s.done.Store(true) // also if f panics: cancel must not wait for it
 	s.here = true
 	s.process(nil, &r.c.Config)
+	r.stall(&r.leastHere, s.dur, len(s.in))
+}
+
+// stall adds to the window what a stall took of a span of the caller's own,
+// d for n elements, whose kind took least per element at the least; not
+// before a worker has taken part in the stint, whose pieces are the
+// measure, nor in a dry piece.
+func (r *seqRun[E, V]) stall(least *float64, d time.Duration, n int) {
+	if !r.ramped || r.dry || n == 0 {
+		return
+	}
+	r.winStall += split.SeqStall(d, n, *least)
+	if c := float64(d) / float64(n); *least == 0 || c < *least {
+		*least = c
+	}
 }
 
 // emitDone hands over, in order, the pieces that are done. It reports
@@ -618,6 +643,7 @@ func (r *seqRun[E, V]) emit(s *seqSlot[E, V]) bool {
 	}
 	now := time.Now()
 	emit := float64(now.Sub(t0)) / float64(n)
+	r.stall(&r.leastEmit, now.Sub(t0), n)
 	r.costEmit = smooth(r.costEmit, emit)
 	r.emitted += n
 	if r.c.Grain > 0 {
@@ -696,9 +722,8 @@ func (r *seqRun[E, V]) judge(now time.Time, here bool) {
 	if !split.SeqWindowDone(el, r.judged) {
 		return
 	}
-	pool := float64(el) / float64(r.emitted-r.winEmitted)
 	alone := r.timeAlone()
-	keep, slow := split.SeqKeep(pool, alone, r.helped)
+	keep, slow := split.SeqKeep(split.SeqWindow{El: el, Elements: r.emitted - r.winEmitted, Stalled: r.winStall, Helped: r.helped}, alone)
 	r.leave = !keep
 	switch {
 	case keep:
@@ -713,7 +738,7 @@ func (r *seqRun[E, V]) judge(now time.Time, here bool) {
 
 // newWindow begins a window of the pool's judge at now.
 func (r *seqRun[E, V]) newWindow(now time.Time) {
-	r.winStart, r.winEmitted, r.judged, r.helped = now, r.emitted, 0, false
+	r.winStart, r.winEmitted, r.judged, r.helped, r.winStall = now, r.emitted, 0, false, 0
 }
 
 // smooth folds sample x into the running figure avg.

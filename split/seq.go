@@ -179,16 +179,49 @@ func SeqWindowDone(el time.Duration, pieces int) bool {
 	return pieces >= SeqWindowPieces && el >= SeqWindowPieces*LeafTarget
 }
 
-// SeqKeep reports whether a pass stays on the pool after a window in which
-// the elements handed over took pool nanoseconds each: if a worker handed a
-// piece over in it (helped), and the elements came no slower than alone.
-// Without a worker the caller only did alone what it does alone, with the
-// copies on top: the pool's workers are busy elsewhere or their processors
-// taken. A window begins again when the first worker of a try hands a piece
-// over, so that the wake-up is not judged. slow reports a window that a
-// worker took part in and that came slower than alone (SeqFailed).
-func SeqKeep(pool, alone float64, helped bool) (keep, slow bool) {
-	return helped && pool <= alone, helped && pool > alone
+// SeqWindow is what a pass measured over a window of the pool (SeqKeep).
+type SeqWindow struct {
+	// El is how long the window lasted, and Elements how many elements the
+	// pass handed over in it.
+	El       time.Duration
+	Elements int
+	// Stalled is how much of the caller's own part in the window (filling
+	// pieces, processing them, handing them over) a stall took (SeqStall).
+	Stalled time.Duration
+	// Helped: a worker handed a piece over in it.
+	Helped bool
+}
+
+// SeqKeep reports whether a pass stays on the pool after window w, at cost
+// alone nanoseconds an element: if a worker handed a piece over in it, and
+// the elements came no slower than alone once the caller's stalls are set
+// aside. Without a worker the caller only did alone what it does alone,
+// with the copies on top: the pool's workers are busy elsewhere or their
+// processors taken. Whatever held the caller up would have held up a pass
+// alone as long: a stall of the whole process inside a window made it
+// slower than alone, and the pass left, drained and ramped its pieces up
+// again. With the stalls set aside, W13's elements at 100 and 1,000 steps
+// ran at 1.09 and 1.14 times the speed at GOMAXPROCS 8, 1.10 and 1.04
+// beside a busy process, level at GOMAXPROCS 2 (go run ./bench -w W13 -c
+// none -scaling=false -sweep=false -reps 3, 8-14 alternated rounds). A
+// window begins again when the first worker of a try hands a piece over, so
+// that the wake-up is not judged. slow reports a window that a worker took
+// part in and that came slower than alone (SeqFailed).
+func SeqKeep(w SeqWindow, alone float64) (keep, slow bool) {
+	pool := float64(w.El-w.Stalled) / float64(max(w.Elements, 1))
+	return w.Helped && pool <= alone, w.Helped && pool > alone
+}
+
+// SeqStall returns how much of a span of the caller's own, d for n
+// elements, a stall took, where such spans took least nanoseconds an
+// element at the least in the try (0: none yet): what it took past
+// SeqMargin times the least, so that the spread of pieces that share a
+// machine is not counted.
+func SeqStall(d time.Duration, n int, least float64) time.Duration {
+	if least == 0 {
+		return 0
+	}
+	return max(0, d-time.Duration(SeqMargin*least*float64(n)))
 }
 
 // SeqFailed reports whether slows windows in a row, each ending a try,

@@ -76,24 +76,39 @@ func TestSeqWindow(t *testing.T) {
 	assert.False(t, SeqWindowDone(long-1, 100), "too short")
 	assert.False(t, SeqWindowDone(10*long, SeqWindowPieces-1), "too few pieces")
 	assert.True(t, SeqWindowDone(long, SeqWindowPieces))
+	us := time.Microsecond
 	for _, c := range []struct {
-		name        string
-		pool, alone float64
-		helped      bool
-		keep, slow  bool
+		name       string
+		w          SeqWindow
+		keep, slow bool
 	}{
-		{"faster than alone", 600, 1000, true, true, false},
-		{"level", 1000, 1000, true, true, false},
-		{"slower than alone, with a worker", 1100, 1000, true, false, true},
-		{"no worker took part", 600, 1000, false, false, false},
-		{"slower, but no worker took part", 1100, 1000, false, false, false},
+		// Two participants at W13's element of 1,000 steps, 1 µs alone:
+		// 800 elements in 400 µs, 500 ns each.
+		{"faster than alone", SeqWindow{El: 400 * us, Elements: 800, Helped: true}, true, false},
+		{"level", SeqWindow{El: 800 * us, Elements: 800, Helped: true}, true, false},
+		{"slower than alone, with a worker", SeqWindow{El: 880 * us, Elements: 800, Helped: true}, false, true},
+		{"no worker took part", SeqWindow{El: 400 * us, Elements: 800}, false, false},
+		{"slower, but no worker took part", SeqWindow{El: 880 * us, Elements: 800}, false, false},
+		// A stall of the whole process, 450 µs, held up the caller's own
+		// part as much as the pool's: alone, the pass would have lost as
+		// much.
+		{"slower, but for the caller's stall", SeqWindow{El: 850 * us, Elements: 800, Stalled: 450 * us, Helped: true}, true, false},
+		{"slower by more than the caller's stall", SeqWindow{El: 850 * us, Elements: 800, Stalled: 40 * us, Helped: true}, false, true},
+		{"a stall, but no worker took part", SeqWindow{El: 850 * us, Elements: 800, Stalled: 450 * us}, false, false},
 	} {
-		keep, slow := SeqKeep(c.pool, c.alone, c.helped)
+		keep, slow := SeqKeep(c.w, 1000)
 		assert.Equal(t, c.keep, keep, c.name)
 		assert.Equal(t, c.slow, slow, c.name)
 	}
 	assert.False(t, SeqFailed(1), "a verdict against the pool waits for a second slow window")
 	assert.True(t, SeqFailed(2))
+}
+
+func TestSeqStall(t *testing.T) {
+	us := time.Microsecond
+	assert.Equal(t, time.Duration(0), SeqStall(50*us, 50, 0), "no least yet")
+	assert.Equal(t, time.Duration(0), SeqStall(62*us, 50, 1000), "within SeqMargin of the least")
+	assert.Equal(t, 400*us-62500*time.Nanosecond, SeqStall(400*us, 50, 1000), "a piece of 50 µs stretched to 400 µs")
 }
 
 func TestSeqStep(t *testing.T) {
