@@ -63,22 +63,35 @@ func BenchmarkSeqCheap(b *testing.B) {
 	for _, c := range []struct{ k, n int }{
 		{1, 1_000_000}, {4, 1_000_000}, {10, 1_000_000}, {1000, 20}, {100, 200}, {10, 2000},
 	} {
-		for _, fn := range seqFns {
-			b.Run(fmt.Sprintf("k=%d/n=%d/fn=%s", c.k, c.n, fn.name), func(b *testing.B) {
-				w := seqWork{k: c.k, n: c.n}
-				want := fn.loop(&w)
-				check := func(got uint64) {
-					if got != want {
-						b.Fatalf("%s: got %d, want %d", fn.name, got, want)
-					}
+		cheapRows(b, c.k, c.n)
+	}
+}
+
+// BenchmarkSeqCheapLong is SeqCheap's cheapest f over a sequence long enough
+// (50M elements, some 75 ms) that a pass spends most of it in stints alone
+// of split.SeqMaxStint between tries of the pool that fail:
+//
+//	go test ./par -run '^$' -bench SeqCheapLong -benchtime 10x
+func BenchmarkSeqCheapLong(b *testing.B) { cheapRows(b, 1, 50_000_000) }
+
+// cheapRows times every Seq function over n elements of k steps beside the
+// loop and the loop making the same calls.
+func cheapRows(b *testing.B, k, n int) {
+	for _, fn := range seqFns {
+		b.Run(fmt.Sprintf("k=%d/n=%d/fn=%s", k, n, fn.name), func(b *testing.B) {
+			w := seqWork{k: k, n: n}
+			want := fn.loop(&w)
+			check := func(got uint64) {
+				if got != want {
+					b.Fatalf("%s: got %d, want %d", fn.name, got, want)
 				}
-				paired(b, false,
-					contender{"weft", func() { check(fn.weft(&w)) }},
-					contender{"loop", func() { check(fn.loop(&w)) }},
-					contender{"calls", func() { check(fn.calls(&w)) }},
-				)
-			})
-		}
+			}
+			paired(b, false,
+				contender{"weft", func() { check(fn.weft(&w)) }},
+				contender{"loop", func() { check(fn.loop(&w)) }},
+				contender{"calls", func() { check(fn.calls(&w)) }},
+			)
+		})
 	}
 }
 

@@ -147,6 +147,9 @@ type seqRun[E, V any] struct {
 	// slows counts the windows in a row that ended a try although a worker
 	// took part (split.SeqFailed).
 	slows int
+	// wakeUp is the pool's wake-up as the last try began (split.Load.Wake),
+	// which the longest stint alone follows (split.SeqMaxStint).
+	wakeUp time.Duration
 
 	// On the pool.
 	pool    *sched.Pool
@@ -383,10 +386,10 @@ func (r *seqRun[E, V]) look() bool {
 		r.left = r.step
 		return true
 	}
-	if !split.SeqTry(r.stintLen, r.costAlone, r.failAlone) && !seqFlip.Load() {
+	if !split.SeqTry(r.stintLen, r.costAlone, r.failAlone, r.wakeUp) && !seqFlip.Load() {
 		// The pool did not pay at about this cost: a longer stint alone,
 		// with no try.
-		r.stintLen = split.SeqNextStint(r.stintLen)
+		r.stintLen = split.SeqNextStint(r.stintLen, r.wakeUp)
 		r.stint, r.costAlone = now, 0
 		r.left = r.step
 		return true
@@ -425,6 +428,7 @@ func (r *seqRun[E, V]) toAlone() {
 func (r *seqRun[E, V]) toPool() {
 	r.alone, r.left = false, 0
 	r.pool = r.c.poolNow()
+	r.wakeUp = r.pool.Load().Wake
 	now := time.Now()
 	if r.ring == nil {
 		if r.start.IsZero() {
@@ -568,7 +572,7 @@ func (r *seqRun[E, V]) between() bool {
 				return false
 			}
 			r.leave = false
-			r.stintLen = split.SeqNextStint(r.stintLen)
+			r.stintLen = split.SeqNextStint(r.stintLen, r.wakeUp)
 			r.toAlone()
 			return true
 		}

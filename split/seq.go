@@ -150,23 +150,32 @@ const SeqDearPiece = 4 * LeafTarget
 // ring of pieces, it bounds the memory of a pass.
 const SeqPieceBytes = 64 << 10
 
-// SeqMaxStint is the longest stint alone between two tries of the pool.
-// After a try that failed, stints double up to it, so a pass whose f is too
-// cheap spends almost all its time in the plain loop.
-const SeqMaxStint = 10 * time.Millisecond
+// SeqMaxStint returns the longest stint alone between two tries of the
+// pool, on a pool whose workers take wake from a wake-up to its work
+// (Load.Wake; 0: not measured): 64 lingers of its workers (Linger). After a
+// try that failed, stints double up to it, so a pass whose f is too cheap
+// spends almost all its time in the plain loop. A try that fails costs
+// about a linger: the worker it wakes searches that long after its last
+// piece, and the dry pieces' copies cost less; so a pass that the pool never
+// pays loses under 2% to its tries. Where a wake-up takes 5 µs or more,
+// 10.24 ms; on the simulator's bare metal (4 µs), 8.19 ms.
+func SeqMaxStint(wake time.Duration) time.Duration { return 64 * Linger(wake) }
 
 // SeqTry reports whether a stint alone of length stint, now over, ends with
 // a try of the pool, at cost alone an element, when failed is the cost alone
-// at which a dry piece last judged the pool not to pay (0: never): unless
-// the cost alone is within SeqMargin of failed and the stint is shorter
-// than SeqMaxStint.
-func SeqTry(stint time.Duration, alone, failed float64) bool {
-	return failed == 0 || alone >= SeqMargin*failed || stint >= SeqMaxStint
+// at which a dry piece last judged the pool not to pay (0: never), on a pool
+// whose wake-up is wake: unless the cost alone is within SeqMargin of failed
+// and the stint is shorter than SeqMaxStint.
+func SeqTry(stint time.Duration, alone, failed float64, wake time.Duration) bool {
+	return failed == 0 || alone >= SeqMargin*failed || stint >= SeqMaxStint(wake)
 }
 
 // SeqNextStint returns the length of the stint alone after one of length
-// stint that ended in a failed try, or that SeqTry kept alone.
-func SeqNextStint(stint time.Duration) time.Duration { return min(2*stint, SeqMaxStint) }
+// stint that ended in a failed try, or that SeqTry kept alone, on a pool
+// whose wake-up is wake.
+func SeqNextStint(stint, wake time.Duration) time.Duration {
+	return min(2*stint, SeqMaxStint(wake))
+}
 
 // SeqWindowPieces is the fewest pieces in a window (SeqWindowDone).
 const SeqWindowPieces = 8

@@ -55,14 +55,18 @@ func TestSeqSample(t *testing.T) {
 }
 
 func TestSeqTry(t *testing.T) {
-	assert.True(t, SeqTry(PrefixBudget, 5, 0), "no try has failed")
-	assert.False(t, SeqTry(PrefixBudget, 5, 5), "the cost alone at which the pool did not pay")
-	assert.False(t, SeqTry(PrefixBudget, 6, 5), "within the margin")
-	assert.True(t, SeqTry(PrefixBudget, 6.25, 5), "grown by the margin")
-	assert.True(t, SeqTry(SeqMaxStint, 5, 5), "a stint of SeqMaxStint ends with a try")
-	assert.Equal(t, 40*time.Microsecond, SeqNextStint(20*time.Microsecond))
-	assert.Equal(t, SeqMaxStint, SeqNextStint(SeqMaxStint*3/4))
-	assert.Equal(t, SeqMaxStint, SeqNextStint(SeqMaxStint))
+	const wake = 70 * time.Microsecond
+	assert.True(t, SeqTry(PrefixBudget, 5, 0, wake), "no try has failed")
+	assert.False(t, SeqTry(PrefixBudget, 5, 5, wake), "the cost alone at which the pool did not pay")
+	assert.False(t, SeqTry(PrefixBudget, 6, 5, wake), "within the margin")
+	assert.True(t, SeqTry(PrefixBudget, 6.25, 5, wake), "grown by the margin")
+	assert.True(t, SeqTry(SeqMaxStint(wake), 5, 5, wake), "a stint of SeqMaxStint ends with a try")
+	assert.Equal(t, 40*time.Microsecond, SeqNextStint(20*time.Microsecond, wake))
+	assert.Equal(t, SeqMaxStint(wake), SeqNextStint(SeqMaxStint(wake)*3/4, wake))
+	assert.Equal(t, SeqMaxStint(wake), SeqNextStint(SeqMaxStint(wake), wake))
+	assert.Equal(t, 64*Linger(wake), SeqMaxStint(wake), "64 lingers: a failed try costs about one")
+	assert.Equal(t, 10240*time.Microsecond, SeqMaxStint(0), "unmeasured: lingers of PrefixBudget")
+	assert.Less(t, SeqMaxStint(4*time.Microsecond), SeqMaxStint(wake), "a faster wake-up, shorter stints")
 }
 
 func TestSeqNeedsDry(t *testing.T) {
