@@ -74,7 +74,7 @@ func callPlain(_ *Worker, f func()) struct{} {
 // waits for its forker to fork again before a thief can have it).
 func fork2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Worker, B) RB, b B) (RA, RB) {
 	sw := w.sched()
-	j := sched.Fork(sw, join2Job[B, RB]{f: fb, x: b})
+	j := sched.Fork(sw, join2Job[B, RB]{f: fb, x: b}, true)
 	defer j.End(sw)
 	ra := fa(w, a)
 	if j.Join(sw) {

@@ -298,6 +298,13 @@ func (p *Prefix) RestAtLeast(d time.Duration) bool {
 	return float64(p.el)*float64(p.n-p.end) >= float64(d)*float64(p.end)
 }
 
+// Long reports, after Next said that the prefix ends, whether the rest it
+// hands over takes LongRest of its pool's wake-up or more at the pace so
+// far: a rest the pool's parked workers can join in time. The pieces of a
+// shorter one wake no more workers than it takes to have one searching
+// (Wakes).
+func (p *Prefix) Long() bool { return p.longRest() }
+
 // longRest reports whether the rest takes LongRest of the pool's wake-up
 // (four budgets until Meet) or more at the pace so far.
 func (p *Prefix) longRest() bool { return p.RestAtLeast(p.long) }

@@ -231,6 +231,27 @@ func TestPrefixMeetFollowsTheWake(t *testing.T) {
 	}
 }
 
+// TestPrefixLong: once Next has ended a prefix, Long says whether the rest
+// it hands over takes LongRest of its pool's wake-up or more: a call that
+// spent its budget alone hands over a shorter rest, whose pieces wake no
+// more than one parked worker (split.Wakes), and one that timed an eighth
+// of its budget with a long rest ahead hands that over.
+func TestPrefixLong(t *testing.T) {
+	const wake = 70 * time.Microsecond
+	seen := map[bool]bool{}
+	for _, n := range []int{25_000, 30_000, 50_000, 90_000, 100_000, 1_000_000} { // ns of 1 ns elements
+		c := fakeclock.New()
+		pf := split.NewPrefix(n, 1, c.Read())
+		pf.Meet(split.Load{Procs: 2, Wake: wake})
+		drive(&pf, n, c, fakeclock.Uniform(1))
+		require.Less(t, pf.End(), n, "n=%d: the rest goes to the pool", n)
+		rest := time.Duration(n - pf.End())
+		require.Equal(t, rest >= split.LongRest(wake), pf.Long(), "n=%d: a rest of %v", n, rest)
+		seen[pf.Long()] = true
+	}
+	require.True(t, seen[true] && seen[false], "the cases should give both answers: %v", seen)
+}
+
 // TestPrefixMinLen: no chunk of the prefix, and no rest it leaves, is
 // shorter than the call's minimum length.
 func TestPrefixMinLen(t *testing.T) {

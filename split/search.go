@@ -78,15 +78,23 @@ func Yields(round int) bool { return round%LookEvery == 0 }
 
 // Wakes reports whether a push wakes a parked worker, while searching pool
 // workers search and queued jobs wait to be taken (counted only while some
-// search): when none search, or fewer than the jobs waiting. Each worker so
+// search): when none search, or, for a job of a call whose rest is long
+// (Prefix.Long: most jobs), fewer than the jobs waiting. Each worker so
 // woken steals one job, cuts it and pushes its halves, whose pushes wake
 // others in turn, so that a parked pool comes up in about log2(P) wake-up
 // times rather than one after another (W2 at 2M elements on 64 simulated
 // participants, on this machine's costs, reached all of them in 3.22 ms
 // with a wake-up only while none searched, and in 176 µs with a wake per
 // job; go run ./bench -sim). Rayon wakes as many sleepers as new jobs less
-// idle threads the same way.
-func Wakes(searching, queued int) bool { return searching == 0 || queued > searching }
+// idle threads the same way. A call whose prefix handed over a shorter
+// rest is done, by its caller and the workers that search, before most
+// workers woken for it would run, and each wake-up costs its waker the
+// unpark (some 16 µs on this VM): the pieces it cuts wake a worker only
+// while none searches, which keeps the pool ready for the next call of a
+// stream.
+func Wakes(searching, queued int, long bool) bool {
+	return searching == 0 || long && queued > searching
+}
 
 // Crowded reports whether a participant whose deque holds queued jobs that
 // no thief has taken runs its next fork as plain calls: once RecordDepth

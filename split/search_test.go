@@ -35,10 +35,12 @@ func TestYields(t *testing.T) {
 }
 
 func TestWakes(t *testing.T) {
-	assert.True(t, Wakes(0, 0), "nobody searches: a push wakes one")
-	assert.False(t, Wakes(1, 1), "a searcher for the job")
-	assert.True(t, Wakes(1, 2), "more jobs than searchers")
-	assert.False(t, Wakes(3, 2), "more searchers than jobs")
+	assert.True(t, Wakes(0, 0, true), "nobody searches: a push wakes one")
+	assert.False(t, Wakes(1, 1, true), "a searcher for the job")
+	assert.True(t, Wakes(1, 2, true), "more jobs than searchers")
+	assert.False(t, Wakes(3, 2, true), "more searchers than jobs")
+	assert.True(t, Wakes(0, 0, false), "a short rest: nobody searches, a push still wakes one")
+	assert.False(t, Wakes(1, 2, false), "a short rest: one searcher is enough, however many jobs wait")
 }
 
 func TestCrowded(t *testing.T) {

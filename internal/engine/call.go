@@ -31,6 +31,11 @@ type call[A any] struct {
 	// spare holds the accumulators of a Reuse call that no run folds into,
 	// one per participant (see spares); nil until the call forks.
 	spare *spares[A]
+	// short is set, before the call forks, when its prefix handed over a
+	// rest shorter than its pool's wake-up makes worth joining
+	// (split.Prefix.Long): its cuts wake a parked worker only while none
+	// searches (split.Wakes).
+	short bool
 }
 
 // callObs is what a call carries for observers; written before the first
@@ -150,7 +155,7 @@ func (c *call[A]) merge(left, right run[A]) run[A] {
 // heap returns a copy of c on the heap, for the pool's workers to share:
 // c's call has not forked yet, so nothing else holds c.
 func (c *call[A]) heap() *call[A] {
-	h := &call[A]{w: c.w, obs: c.obs}
+	h := &call[A]{w: c.w, obs: c.obs, short: c.short}
 	h.stop.Store(c.stop.Load())
 	h.failed.Store(c.failed.Load())
 	return h

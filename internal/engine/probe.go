@@ -96,7 +96,7 @@ func ForgetSite(key uintptr) { siteOf(key).slot.Store(0) }
 // this function does not fill is named too, as having no value here. The
 // spares are made after the copy, by parallel.
 func CallHeapMissing() []string {
-	c := &call[int]{w: split.Work[int]{Name: "x"}, obs: &callObs{}, spare: &spares[int]{}}
+	c := &call[int]{w: split.Work[int]{Name: "x"}, obs: &callObs{}, spare: &spares[int]{}, short: true}
 	c.stop.Store(true)
 	c.failed.Store(true)
 	var missing []string

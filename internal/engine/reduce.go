@@ -85,7 +85,7 @@ func (c *call[A]) reduce(w *sched.Worker, lo, hi int, sp split.Splitter, stolen 
 // own, merged after r. The push wakes the call's own caller if it is
 // parked while it waits (sched.Worker.push).
 func (c *call[A]) fork(w *sched.Worker, lo, mid, hi int, sp split.Splitter, r run[A]) run[A] {
-	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c})
+	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c}, !c.short)
 	defer j.End(w)
 	r = c.reduce(w, lo, mid, sp, false, r)
 	if c.spare != nil && r.live {
@@ -182,7 +182,7 @@ func (c *call[A]) mergeAcc(left, right A) A {
 
 // forkTree is fork for a Tree call.
 func (c *call[A]) forkTree(w *sched.Worker, lo, mid, hi int, sp split.Splitter) A {
-	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c})
+	j := sched.Fork(w, rangeJob[A]{lo: mid, hi: hi, sp: sp, c: c}, !c.short)
 	defer j.End(w)
 	left := c.tree(w, lo, mid, sp, false)
 	if j.Join(w) {

@@ -87,6 +87,7 @@ func start[A any](cfg *Config, n int, c *call[A]) (run[A], *call[A]) {
 	if hi == n || c.done(hi) {
 		return r, nil
 	}
+	c.short = !pf.Long()
 	h := c.heap()
 	return parallel(cfg, hi, n, h, split.SplitPace(pf.Pace(), pf.Expected()), r), h
 }

@@ -4,7 +4,7 @@ package sched
 // tests: push, wait, a job's init, the record cache's alloc and free,
 // payload and inject.
 
-func (w *Worker) Push(j *Job)                                 { w.push(j) }
+func (w *Worker) Push(j *Job)                                 { w.push(j, true) }
 func (w *Worker) Wait(j *Job)                                 { w.wait(j) }
 func (j *Job) Init(owner *Worker, fn func(w *Worker, j *Job)) { j.init(owner, fn) }
 func Alloc[T any](w *Worker) *T                               { return alloc[T](w) }

@@ -136,7 +136,7 @@ func (h *funcHalf) Run(w *Worker, _ bool) { h.f(w) }
 // for the record, for the tests of the scheduler. It always pushes b; the
 // crowded path (split.RecordDepth) is package par's.
 func (w *Worker) Join(a, b func(w *Worker)) {
-	j := Fork(w, funcHalf{b})
+	j := Fork(w, funcHalf{b}, true)
 	defer j.End(w)
 	a(w)
 	if j.Join(w) {

@@ -215,7 +215,7 @@ func (w *Worker) promote(period time.Duration) bool {
 	j := f.pend[f.promoted]
 	f.promoted++
 	j.pushed = true
-	w.push(j)
+	w.push(j, true)
 	f.base = f.depth // the records below count anew (split.Fork's depth)
 	f.young = false
 	f.since = p.now()

@@ -23,7 +23,7 @@ import "github.com/weftgo/weft/split"
 // progress stands in the record (Job.forking), not in the frame, so the
 // deferred call captures nothing that must move to the heap.
 //
-//	j := sched.Fork(w, half{x: x}) // *half has Run(w, stolen)
+//	j := sched.Fork(w, half{x: x}, true) // *half has Run(w, stolen)
 //	defer j.End(w)
 //	first(w)
 //	if j.Join(w) {
@@ -53,13 +53,16 @@ const (
 )
 
 // Fork starts a fork on w whose second half, v, is stealable at once: it
-// takes a record from w's cache and pushes it. Owner only.
-func Fork[T any, P Half[T]](w *Worker, v T) *Rec[T] {
+// takes a record from w's cache and pushes it. long says whether v is of a
+// call whose rest is long (split.Prefix.Long), whose push wakes a parked
+// worker for each job that searchers leave waiting (split.Wakes). Owner
+// only.
+func Fork[T any, P Half[T]](w *Worker, v T, long bool) *Rec[T] {
 	r := takeRec[T, P](w)
 	r.V = v
 	r.kind = forkPushed
 	r.forking = true
-	w.push(&r.Job)
+	w.push(&r.Job, long)
 	return r
 }
 

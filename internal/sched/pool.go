@@ -184,7 +184,7 @@ func (p *Pool) injectJob(j *Job, call uint64) {
 	}
 	j.setCall(call)
 	p.inject.push(j)
-	p.notify()
+	p.notify(true)
 }
 
 // Close stops the pool: a Run made after it reports false; the workers go

@@ -116,7 +116,7 @@ func Spawn[T any, P Detached[T]](w *Worker, s *Scope, v T) {
 	t := newTask[T, P](w, v)
 	t.keep = true
 	s.add() // before the push: the count cannot reach zero while t is pending
-	w.push(&t.Job)
+	w.push(&t.Job, true)
 }
 
 // Inject starts v as a task through the injection queue of p; a worker

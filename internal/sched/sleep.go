@@ -110,26 +110,27 @@ func (w *Worker) unpark(r wakeReason) bool {
 func nudge() { go func() {}() }
 
 // notify wakes one parked worker if some are parked and the rule of
-// split.Wakes says so: none search, or fewer than the jobs in the injection
-// queue and the deques (a wake per job, which brings a parked pool up in
-// about log2(P) wake-up times). Called after every push; its fast path is
-// one load. Any goroutine.
-func (p *Pool) notify() {
+// split.Wakes says so: none search, or, for a job of a long rest (long),
+// fewer than the jobs in the injection queue and the deques (a wake per
+// job, which brings a parked pool up in about log2(P) wake-up times).
+// Called after every push; its fast path is one load. Any goroutine.
+func (p *Pool) notify(long bool) {
 	s := p.idle.Load() // after the push's store of bottom: a searcher that stops after this load rescans
-	if s>>32 != 0 && p.short(int(uint32(s))) {
+	if s>>32 != 0 && p.short(int(uint32(s)), long) {
 		p.wakeOne()
 	}
 }
 
-// short reports whether a push wakes a parked worker while searchers, that
-// many pool workers, search (split.Wakes): the jobs waiting are counted only
-// while some search. Any goroutine.
-func (p *Pool) short(searchers int) bool {
+// short reports whether a push of a job, of a long rest or not (long),
+// wakes a parked worker while searchers, that many pool workers, search
+// (split.Wakes): the jobs waiting are counted only while some search and
+// the job's rest is long. Any goroutine.
+func (p *Pool) short(searchers int, long bool) bool {
 	q := 0
-	if searchers > 0 {
+	if searchers > 0 && long {
 		q = p.queued(searchers)
 	}
-	return split.Wakes(searchers, q)
+	return split.Wakes(searchers, q, long)
 }
 
 // queued returns how many jobs wait in the injection queue and the deques
@@ -215,7 +216,7 @@ func (p *Pool) startSearching() bool {
 // have company.
 func (p *Pool) stopSearching(found bool) {
 	s := p.idle.Add(-1) // after our last steal attempt: a pusher that saw us searching relied on it
-	if found && s>>32 != 0 && p.short(int(uint32(s))) {
+	if found && s>>32 != 0 && p.short(int(uint32(s)), true) {
 		p.wakeOne()
 	}
 }

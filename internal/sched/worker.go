@@ -132,11 +132,11 @@ func (w *Worker) random() uint64 {
 // in Pool.waiting before it marks itself asleep and looks again after the
 // mark (see wait), so a push that loads waiting after storing the job either
 // sees the count and the mark, or is seen by that last look.
-func (w *Worker) push(j *Job) {
+func (w *Worker) push(j *Job, long bool) {
 	j.setCall(w.call)
 	w.dq.Push(j)
 	p := w.pool
-	p.notify()
+	p.notify(long)
 	if w.isPool && p.waiting.Load() != 0 { // after the push's store of bottom (see above)
 		w.wakeCaller()
 	}

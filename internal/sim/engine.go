@@ -47,6 +47,7 @@ type call struct {
 	caller *part
 
 	folded int      // elements folded
+	short  bool     // its prefix handed over a short rest (split.Prefix.Long)
 	forks  int      // cuts pushed
 	spans  [][2]int // what was folded, when the simulation checks it
 	start  int64
@@ -84,6 +85,7 @@ func (c *call) run(w *part) {
 	w.advance(int64(s.m.Call))
 	r, hi, pf := c.prefix(w)
 	if hi < c.load.N {
+		c.short = !pf.Long()
 		c.parallel(w, hi, c.load.N, split.SplitPace(pf.Pace(), pf.Expected()), r)
 	}
 	c.end = s.now
@@ -171,7 +173,7 @@ func (c *call) reduce(w *part, lo, hi int, sp split.Splitter, stolen bool, r run
 // fork pushes [mid, hi) and folds [lo, mid), then takes the half back or
 // waits for its thief.
 func (c *call) fork(w *part, lo, mid, hi int, sp split.Splitter, r run) run {
-	j := &job{lo: mid, hi: hi, sp: sp, c: c}
+	j := &job{lo: mid, hi: hi, sp: sp, c: c, short: c.short}
 	w.advance(int64(c.s.m.Fork))
 	c.forks++
 	w.push(j)

@@ -51,6 +51,7 @@ type job struct {
 	fib    int  // a recursion's piece: fib(n)
 	pushed bool // a record that was promoted
 	rec    *recursion
+	short  bool // a piece of a call whose rest was short (split.Prefix.Long)
 }
 
 // part is one participant: a pool worker or a seat.
@@ -123,7 +124,7 @@ func (w *part) push(j *job) {
 	j.owner, j.callID = w, w.callID
 	w.dq = append(w.dq, j)
 	s.pushes++
-	s.notify()
+	s.notify(!j.short)
 	if w.pool && s.waiting > 0 {
 		for _, x := range s.parts {
 			if !x.pool && x.callID == j.callID && x.parked {
@@ -282,29 +283,30 @@ func (s *Sim) wakeLatency(reason int) int64 {
 }
 
 // notify is sched.Pool.notify: it wakes one parked pool worker if some are
-// parked and fewer search than jobs wait.
-func (s *Sim) notify() {
-	if s.parked > 0 && s.short() {
+// parked and none search, or, for a job of a long rest (long), fewer search
+// than jobs wait.
+func (s *Sim) notify(long bool) {
+	if s.parked > 0 && s.short(long) {
 		s.wakeOne()
 	}
 }
 
 // short is sched.Pool.short, split.Wakes on the simulated counts: the
-// searchers are too few for the jobs in sight, none searching or fewer
-// than the jobs waiting in the deques (with
-// Config.WakeIfNoneSearch, only none).
-func (s *Sim) short() bool {
+// searchers are too few for the jobs in sight, none searching or, for a
+// job of a long rest (long), fewer than the jobs waiting in the deques
+// (with Config.WakeIfNoneSearch, only none).
+func (s *Sim) short(long bool) bool {
 	if s.searching == 0 {
 		return true
 	}
-	if s.wakeIfNoneSearch {
+	if s.wakeIfNoneSearch || !long {
 		return false
 	}
 	queued := 0
 	for _, v := range s.parts {
 		queued += len(v.dq)
 	}
-	return split.Wakes(s.searching, queued)
+	return split.Wakes(s.searching, queued, long)
 }
 
 // wakeOne unparks one parked pool worker, round robin.
@@ -331,7 +333,7 @@ func (s *Sim) startSearching() bool {
 // while the searchers left are too few for the jobs in sight (short).
 func (s *Sim) stopSearching(found bool) {
 	s.searching--
-	if found && s.parked > 0 && s.short() {
+	if found && s.parked > 0 && s.short(true) {
 		s.wakeOne()
 	}
 }

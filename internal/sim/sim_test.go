@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,4 +189,33 @@ func TestWakerPaysTheUnpark(t *testing.T) {
 	require.Positive(t, paid.Wakes, "the call wakes the worker")
 	require.GreaterOrEqual(t, paid.T-unpaid.T, sim.VM.Unpark, "the caller paid for the wake-up")
 	require.Less(t, float64(paid.T1)/float64(paid.T), 0.8, "a first call of 1,000 elements: the loop's time over the call's")
+}
+
+// TestShortRestWakesOne: the pieces of a call whose prefix handed over a
+// rest shorter than its pool's LongRest wake a parked worker only while
+// none searches (split.Wakes), so a stream of such calls on 16
+// participants wakes about one worker a call, the searcher's replacement,
+// where a wake per job woke three or four, each costing its waker the
+// unpark after the call had no use for it; a long call still wakes a
+// worker per job.
+func TestShortRestWakesOne(t *testing.T) {
+	c := sim.DefaultCosts
+	m := sim.VM
+	m.Wake = 70 * time.Microsecond // within the 47-105 µs this VM's pool measures
+	wakes := func(n int) (float64, float64) {
+		rs := sim.Calls(sim.Config{Machine: m, P: 16, Seed: 1}, c.W2Load(n), 40)[1:]
+		w := make([]float64, len(rs))
+		ratio := make([]float64, len(rs))
+		for i, r := range rs {
+			w[i], ratio[i] = float64(r.Wakes), float64(r.T1)/float64(r.T)
+		}
+		slices.Sort(w)
+		slices.Sort(ratio)
+		return w[len(w)/2], ratio[len(ratio)/2]
+	}
+	w, ratio := wakes(1_500)
+	assert.LessOrEqual(t, w, 2.0, "a stream of short calls: median wakes a call")
+	assert.Greater(t, ratio, 1.0, "a stream of short calls: the loop's time over the call's")
+	w, _ = wakes(50_000)
+	assert.GreaterOrEqual(t, w, 7.0, "a stream of long calls: median wakes a call (a wake per job)")
 }
