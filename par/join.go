@@ -248,9 +248,10 @@ func Join2[A, B, RA, RB any](w *Worker, fa func(*Worker, A) RA, a A, fb func(*Wo
 // Forks below them, as the next Join2 would see it. On one processor fib(32)
 // forked so ran at 0.88 to 0.94 of the plain recursion and the sum over a
 // tree of 4,194,303 nodes at 0.99, against 0.69 to 0.73 and 0.80 to 0.87
-// with Join2 alone; a tree of 1,023 nodes in one call took 1.19 times the
-// plain recursion on one processor and 1.31 on two, against 1.48 and 1.60
-// (BenchmarkFib and BenchmarkTreeSum in paired rounds).
+// with Join2 alone; a tree of 1,023 nodes in one call took 1.08 times the
+// plain recursion on one processor, 1.12 on two and 1.15 with GOMAXPROCS 8,
+// against 1.36, 1.36 and 1.45 with Join2 alone (BenchmarkFib and
+// BenchmarkTreeSum in paired rounds, a process per GOMAXPROCS).
 //
 // Forks costs one atomic load and is inlined. It only reads w, so it may be
 // given a handle the calling goroutine does not own, as Join2's fast path
