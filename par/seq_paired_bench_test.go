@@ -35,18 +35,7 @@ func BenchmarkPairedSeq(b *testing.B) {
 		for _, fn := range seqFns {
 			b.Run(fmt.Sprintf("k=%d/src=%s/fn=%s", c.k, src, fn.name), func(b *testing.B) {
 				w := seqWork{k: c.k, slow: c.slow, n: n}
-				want := fn.loop(&w)
-				check := func(got uint64) {
-					if got != want {
-						b.Fatalf("%s: got %d, want %d", fn.name, got, want)
-					}
-				}
-				paired(b, false,
-					contender{"weft", func() { check(fn.weft(&w)) }},
-					contender{"hand", func() { check(fn.hand(&w)) }},
-					contender{"loop", func() { check(fn.loop(&w)) }},
-					contender{"calls", func() { check(fn.calls(&w)) }},
-				)
+				fn.paired(b, &w, true)
 			})
 		}
 	}
@@ -79,18 +68,7 @@ func BenchmarkSeqCheapLong(b *testing.B) { cheapRows(b, 1, 50_000_000) }
 func cheapRows(b *testing.B, k, n int) {
 	for _, fn := range seqFns {
 		b.Run(fmt.Sprintf("k=%d/n=%d/fn=%s", k, n, fn.name), func(b *testing.B) {
-			w := seqWork{k: k, n: n}
-			want := fn.loop(&w)
-			check := func(got uint64) {
-				if got != want {
-					b.Fatalf("%s: got %d, want %d", fn.name, got, want)
-				}
-			}
-			paired(b, false,
-				contender{"weft", func() { check(fn.weft(&w)) }},
-				contender{"loop", func() { check(fn.loop(&w)) }},
-				contender{"calls", func() { check(fn.calls(&w)) }},
-			)
+			fn.paired(b, &seqWork{k: k, n: n}, false)
 		})
 	}
 }
@@ -177,6 +155,25 @@ type seqFn struct {
 	// loop's body, which the compiler inlines), the user's function called
 	// from the range body for the others.
 	calls func(w *seqWork) uint64
+}
+
+// paired times fn's weft form beside the plain loop and the loop making the
+// same calls (and the hand-written form if hand) over w, in paired rounds,
+// each result checked against the plain loop's.
+func (fn seqFn) paired(b *testing.B, w *seqWork, hand bool) {
+	want := fn.loop(w)
+	form := func(name string, f func(w *seqWork) uint64) contender {
+		return contender{name, func() {
+			if got := f(w); got != want {
+				b.Fatalf("%s %s: got %d, want %d", fn.name, name, got, want)
+			}
+		}}
+	}
+	cs := []contender{form("weft", fn.weft)}
+	if hand {
+		cs = append(cs, form("hand", fn.hand))
+	}
+	paired(b, false, append(cs, form("loop", fn.loop), form("calls", fn.calls))...)
 }
 
 // opaque returns v, hiding from the compiler where it came from, so that a
