@@ -307,15 +307,31 @@ const sumSeqBatch = split.Block << 7
 // An addition costs less than pulling the element that it adds, so the pool
 // rarely pays here: SumSeq mostly runs on the caller, trying pieces of 16384
 // elements on the pool now and then, with the same result wherever a piece
-// runs. It holds at most 4×P+2 such pieces (128 KiB each for 8-byte
+// runs. On the caller an integer element costs one addition, as in the plain
+// loop. It holds at most 4×P+2 such pieces (128 KiB each for 8-byte
 // elements), P being the participants (the caller and at most GOMAXPROCS-1
 // of the pool's workers), however long seq is.
 func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	if seq == nil {
 		panic("par: SumSeq: seq is nil")
 	}
-	m := &sumSeq[E]{}
+	m := &sumSeq[E]{exact: exact[E]()}
 	m.init(configure(opts), m, seqShape{carries: true, tail: true, fixed: sumSeqBatch})
+	if m.exact {
+		// Integer sums wrap and are the same in any order: alone, an element
+		// is one addition, as in the plain loop.
+		m.run(func() {
+			seq(func(e E) bool {
+				if m.left <= 0 && m.pooled() {
+					return m.push(e)
+				}
+				m.left--
+				m.sum += e
+				return true
+			})
+		})
+		return m.sum
+	}
 	m.run(func() {
 		seq(func(e E) bool {
 			if m.left <= 0 && m.pooled() {
@@ -329,20 +345,39 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	return m.st.total(m.pos + m.n)
 }
 
+// exact reports whether E is an integer type, whose sums are the same in
+// any order.
+func exact[E Number]() bool {
+	half := 0.5
+	return E(half) == 0
+}
+
 type sumSeq[E Number] struct {
 	seqRun[E, E]
-	st sumStack[E]
+	st    sumStack[E] // not exact: the sum so far, over the tree
+	exact bool
+	sum   E // exact: the sum so far
 }
 
 func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise.All(pairwise.Add, in[lo:hi]) }
 func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
 
 func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
+	if m.exact {
+		m.sum += v
+		return true
+	}
 	m.st.push(v, bits.TrailingZeros(sumSeqBatch/split.Block))
 	return true
 }
 
 func (m *sumSeq[E]) tail(in []E) {
+	if m.exact {
+		for _, e := range in {
+			m.sum += e
+		}
+		return
+	}
 	for i, e := range in { // in begins at a multiple of sumSeqBatch
 		m.st.add(e, i)
 	}

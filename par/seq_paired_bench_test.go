@@ -45,12 +45,16 @@ func BenchmarkPairedSeq(b *testing.B) {
 // of a few steps, and short sequences, beside the plain loop (ratio-loop is
 // the loop's time over weft's; at least 0.97 is the goal) and the loop that
 // makes the same calls through function values (ratio-calls: for MapSeq, a
-// sequential adaptor, whose yield is a call that the plain loop inlines):
+// sequential adaptor, whose yield is a call that the plain loop inlines).
+// A round runs passes of fewer than 10,000 steps in all again up to about
+// that many (n=10 of a step is 1,000 passes), so that the clock's reads do
+// not swamp what a pass's own setup costs:
 //
 //	go test ./par -run '^$' -bench SeqCheap -benchtime 200x
 func BenchmarkSeqCheap(b *testing.B) {
 	for _, c := range []struct{ k, n int }{
 		{1, 1_000_000}, {4, 1_000_000}, {10, 1_000_000}, {1000, 20}, {100, 200}, {10, 2000},
+		{1, 10}, {1, 100}, {1, 1000},
 	} {
 		cheapRows(b, c.k, c.n)
 	}
@@ -68,18 +72,19 @@ func BenchmarkSeqCheapLong(b *testing.B) { cheapRows(b, 1, 50_000_000) }
 func cheapRows(b *testing.B, k, n int) {
 	for _, fn := range seqFns {
 		b.Run(fmt.Sprintf("k=%d/n=%d/fn=%s", k, n, fn.name), func(b *testing.B) {
-			fn.paired(b, &seqWork{k: k, n: n}, false)
+			fn.paired(b, &seqWork{k: k, n: n, reps: max(1, 10_000/(k*n))}, false)
 		})
 	}
 }
 
 // seqWork is one case of the paired benchmarks: n elements, each of k steps,
-// pulled at slow steps each. Its fields are read through a pointer, so that
-// the loops call the sequence and the function through values, as a user's
-// loop over a sequence from elsewhere does.
+// pulled at slow steps each, and reps passes a round (0: one). Its fields are
+// read through a pointer, so that the loops call the sequence and the
+// function through values, as a user's loop over a sequence from elsewhere
+// does.
 type seqWork struct {
-	k, slow, n int
-	out        []uint64 // ForEachSeq's results
+	k, slow, n, reps int
+	out              []uint64 // ForEachSeq's results
 }
 
 // w13Mix is one step of workload W13's linear congruential generator.
@@ -158,14 +163,16 @@ type seqFn struct {
 }
 
 // paired times fn's weft form beside the plain loop and the loop making the
-// same calls (and the hand-written form if hand) over w, in paired rounds,
-// each result checked against the plain loop's.
+// same calls (and the hand-written form if hand) over w, in paired rounds of
+// w.reps passes each, each result checked against the plain loop's.
 func (fn seqFn) paired(b *testing.B, w *seqWork, hand bool) {
 	want := fn.loop(w)
 	form := func(name string, f func(w *seqWork) uint64) contender {
 		return contender{name, func() {
-			if got := f(w); got != want {
-				b.Fatalf("%s %s: got %d, want %d", fn.name, name, got, want)
+			for range max(1, w.reps) {
+				if got := f(w); got != want {
+					b.Fatalf("%s %s: got %d, want %d", fn.name, name, got, want)
+				}
 			}
 		}}
 	}
