@@ -50,7 +50,7 @@ func BenchmarkPairedSeq(b *testing.B) {
 // that many (n=10 of a step is 1,000 passes), so that the clock's reads do
 // not swamp what a pass's own setup costs:
 //
-//	go test ./par -run '^$' -bench SeqCheap -benchtime 200x
+//	go test ./par -run '^$' -bench 'SeqCheap$' -benchtime 200x
 func BenchmarkSeqCheap(b *testing.B) {
 	for _, c := range []struct{ k, n int }{
 		{1, 1_000_000}, {4, 1_000_000}, {10, 1_000_000}, {1000, 20}, {100, 200}, {10, 2000},
