@@ -222,7 +222,7 @@ func (p *Prefix) Next(now time.Time) bool {
 	p.el = now.Sub(p.start)
 	d := now.Sub(p.prev)
 	left := p.budget - p.el
-	if p.n-p.end > p.first && (left < p.budget/8 || p.el >= p.budget/8 && p.longRest() || p.warmRest(d)) {
+	if p.n-p.end > p.first && (left < p.budget/8 || p.el >= p.budget/8 && p.Long() || p.warmRest(d)) {
 		if p.RestAtLeast(2 * MinPiece) {
 			return false
 		}
@@ -301,16 +301,12 @@ func (p *Prefix) RestAtLeast(d time.Duration) bool {
 	return float64(p.el)*float64(p.n-p.end) >= float64(d)*float64(p.end)
 }
 
-// Long reports, after Next said that the prefix ends, whether the rest it
-// hands over takes LongRest of its pool's wake-up or more at the pace so
-// far: a rest the pool's parked workers can join in time. The pieces of a
-// shorter one wake no more workers than it takes to have one searching
+// Long reports whether the rest takes LongRest of the pool's wake-up (four
+// budgets until Meet) or more at the pace so far: after Next said that the
+// prefix ends, a rest the pool's parked workers can join in time. The pieces
+// of a shorter one wake no more workers than it takes to have one searching
 // (Wakes).
-func (p *Prefix) Long() bool { return p.longRest() }
-
-// longRest reports whether the rest takes LongRest of the pool's wake-up
-// (four budgets until Meet) or more at the pace so far.
-func (p *Prefix) longRest() bool { return p.RestAtLeast(p.long) }
+func (p *Prefix) Long() bool { return p.RestAtLeast(p.long) }
 
 // warmRest reports whether the prefix is warm, its last chunk took d, an
 // eighth of its warm look or more, and the rest takes twice that look or
