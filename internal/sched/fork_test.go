@@ -51,6 +51,22 @@ func onWorker(t *testing.T, n int, f func(p *sched.Pool, w *sched.Worker)) {
 	p.Spawn(func(w *sched.Worker) { f(p, w) }).Wait()
 }
 
+// A seat's first recursion counts its age from its own start, not from its
+// call's (the seat's busy spell, which can be older still): a recursion
+// that began late in its call looked a period old at once and promoted at
+// its first ask, which made W14's Join2 form take 1.25 times as long at
+// GOMAXPROCS 1 and 1.19 at 2.
+func TestSeatRecursionAgesFromItsStart(t *testing.T) {
+	p := newPool(t, 1)
+	p.Run(func(w *sched.Worker) {
+		time.Sleep(time.Millisecond) // the call is older than the recursion it begins now
+		begin := p.Now()
+		js := recordEvery(w, 1, time.Hour)
+		assert.GreaterOrEqual(t, w.NotBefore(), begin+int64(time.Hour), "asked no sooner than a period after the recursion began")
+		unrecord(t, w, js)
+	})
+}
+
 // A job taken while its participant's recursion holds RecordDepth records
 // records its own first levels: its forks' depth counts from it, its gate
 // opens for them, and the recursion it ran in resumes as it was (levels,
