@@ -55,15 +55,16 @@
 // about two pieces per participant and costs little more than a loop, and
 // a stolen piece has its budget refilled, since a thief is evidence of an
 // idle participant. Nor is a piece cut, however often it is stolen, into
-// halves of less than MinPiece (1 µs) at the prefix's pace: a fork, its
-// steal and its join cost about half that. A stream of calls of W1's body
-// over 30,000 elements on a pool whose worker was always searching made
-// 19-20 forks a call, of pieces down to a few hundred nanoseconds, and took
-// 16.4 µs a call; with the floor, 4.8 forks and 9.9 µs, some 0.45 µs for
-// each fork saved (go test ./par -run '^$' -bench ForksShortCall, before
-// and after it). No piece is cut below the minimum length (WithMinLen). A
-// fixed grain (Fixed) cuts every piece longer than the grain and no other,
-// whatever the demand.
+// halves of less than MinPiece at the prefix's pace, a sixteenth of the
+// budget (1.25 µs here, 1 µs where the pool wakes in 4 µs): a fork, its
+// steal and its join cost about half that here. A stream of calls of W1's
+// body over 30,000 elements on a pool whose worker was always searching
+// made 19-20 forks a call, of pieces down to a few hundred nanoseconds, and
+// took 16.4 µs a call; with a floor of 1 µs, 4.8 forks and 9.9 µs, some
+// 0.45 µs for each fork saved (go test ./par -run '^$' -bench
+// ForksShortCall, before and after it). No piece is cut below the minimum
+// length (WithMinLen). A fixed grain (Fixed) cuts every piece longer than
+// the grain and no other, whatever the demand.
 //
 // # Running leaves (Splitter.FirstStep, Splitter.NextStep)
 //
@@ -71,12 +72,12 @@
 // steps; between two steps it looks once whether another participant is
 // hungry, and if so gives away half of what it has left (lazy binary
 // splitting: Tzannes, Caragea, Barua and Vishkin, PPoPP 2010), if that half
-// holds MinPiece at the pace of the step just run (WorthHalving): the pace
-// of the leaf's own elements, not the prefix's, which cost that climbs along
-// the range leaves far behind. Each step holds the call's step, and at
-// least MinStep at the pace of the step before where the clock timed one:
-// the leaf's first step if it continues a step of the same range on the
-// same goroutine, and every later one. A step costs a clock read and a
+// holds MinPiece of the pool's wake-up at the pace of the step just run
+// (WorthHalving): the pace of the leaf's own elements, not the prefix's,
+// which cost that climbs along the range leaves far behind. Each step holds
+// the call's step, and at least MinStep at the pace of the step before where
+// the clock timed one: the leaf's first step if it continues a step of the
+// same range on the same goroutine, and every later one. A step costs a clock read and a
 // look, and a call of the shape's fold (a pipe's stages run once per step),
 // which MinStep keeps rare. A leaf holds less than two steps, so a
 // participant that runs out at the end of a call waits at most about a step
@@ -102,8 +103,9 @@
 // elements, holds less than MinStep at the prefix's pace, 4,000 elements,
 // which takes its place: the rest is cut down to 2,048 leaves of 4,880
 // elements, 32 a participant, about 1.6 µs each warm, and cut further where
-// thieves take pieces (the budget), not below MinPiece. A leaf runs in one
-// step: each holds at least MinStep at the pace of the one before. Example and Example_manyCores
+// thieves take pieces (the budget), not below MinPiece (1 µs of a pool
+// that wakes in 4 µs). A leaf runs in one step: each holds at least
+// MinStep at the pace of the one before. Example and Example_manyCores
 // (example_test.go) compute these figures from this package alone, on a
 // fake clock.
 //

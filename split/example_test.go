@@ -19,7 +19,7 @@ func Example() {
 	pf, chunks := runPrefix(n, 1, c, fakeclock.Uniform(time.Nanosecond))
 	fmt.Printf("prefix: chunks %v, %d elements alone in %v\n", chunks, pf.End(), c.Elapsed())
 
-	sp := split.ForRange(2, n-pf.End(), 1, 0, pf.Pace())
+	sp := split.ForRange(2, n-pf.End(), 1, 0, pf.Pace(), 0)
 	ls := leaves(sp, n-pf.End(), func(int) bool { return false })
 	fmt.Printf("cut: %d leaves of %d to %d elements\n", len(ls), slices.Min(ls), slices.Max(ls))
 
@@ -51,7 +51,7 @@ func Example() {
 // prefix's pace (4,000 elements), which takes its place: pieces of twice
 // that or more are cut, down to leaves of 4,880 elements, 32 a participant,
 // about 1.6 µs each warm, and where thieves take pieces the budget cuts
-// them further, not below MinPiece. A leaf runs in one step, as a step
+// them further, not below MinPiece of the wake-up, 1 µs. A leaf runs in one step, as a step
 // holds at least MinStep at the pace of the one before.
 func Example_manyCores() {
 	const n = 10_000_000
@@ -68,7 +68,7 @@ func Example_manyCores() {
 	}
 	fmt.Printf("prefix: %d elements alone in %v\n", pf.End(), c.Elapsed())
 
-	sp := split.ForRange(64, n-pf.End(), 1, 0, pf.Pace())
+	sp := split.ForRange(64, n-pf.End(), 1, 0, pf.Pace(), 4*time.Microsecond)
 	ls := leaves(sp, n-pf.End(), func(int) bool { return false })
 	fmt.Printf("cut: %d leaves of %d to %d elements, %d a participant\n", len(ls), slices.Min(ls), slices.Max(ls), len(ls)/64)
 	warm := split.Pace{N: 3000, D: time.Microsecond}

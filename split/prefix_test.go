@@ -119,7 +119,7 @@ func TestPrefixKeepsToItsBudget(t *testing.T) {
 }
 
 // TestPrefixRunsAShortRest: a prefix whose budget is spent with less than
-// two MinPiece left at its pace runs that rest as its last chunk: the pool
+// two MinPiece (of an unmeasured wake-up) left at its pace runs that rest as its last chunk: the pool
 // would seat the call and run the rest, which it cannot cut, on the caller
 // all the same (W2's body over 700 elements left 25, 1.2 µs, in the
 // simulator).
@@ -131,7 +131,7 @@ func TestPrefixRunsAShortRest(t *testing.T) {
 		if pf.End() == n {
 			continue
 		}
-		require.GreaterOrEqual(t, n-pf.End(), 2*int(split.MinPiece), "n=%d: a rest of %d ns handed over", n, n-pf.End())
+		require.GreaterOrEqual(t, n-pf.End(), 2*int(split.MinPiece(0)), "n=%d: a rest of %d ns handed over", n, n-pf.End())
 		short++
 	}
 	require.NotZero(t, short, "no call handed a rest over")

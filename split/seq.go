@@ -84,7 +84,8 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 // SeqStep returns the length of the countdown alone that follows one of n
 // elements, which took d, with rest left of the stint: n grown
 // PrefixGrowth-fold up to SeqMaxStep, as a range's prefix grows, but where an
-// element of the countdown took MinPiece or more, no more than rest holds
+// element of the countdown took a quarter of MinStep (1 µs, about the least
+// piece worth giving away: MinPiece) or more, no more than rest holds
 // (at least one). Cheap elements overshoot the stint by up to PrefixGrowth
 // times what it held, which keeps a short sequence from ever trying the pool
 // (capping every countdown made a 20 µs pass over 2,000 elements of 10 steps
@@ -95,7 +96,7 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 // pass's start may hold until a countdown of 2*PrefixGrowth.
 func SeqStep(n int, d, rest time.Duration) int {
 	next := min(n*PrefixGrowth, SeqMaxStep)
-	if d >= time.Duration(n)*MinPiece {
+	if d >= time.Duration(n)*MinStep/4 {
 		next = max(1, min(next, int(rest*time.Duration(n)/max(d, 1))))
 	}
 	return next

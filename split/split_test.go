@@ -112,7 +112,7 @@ func TestNewRejectsNoParticipants(t *testing.T) {
 // more (StepOf: a Steps-th of a participant's share) and never below one,
 // whatever the demand; where a step holds less than MinStep at the
 // prefix's pace, leaves hold up to MinStep and demand cuts them, but not
-// below MinPiece.
+// below MinPiece of the pool's wake-up.
 func TestStepLeaves(t *testing.T) {
 	const n = 1 << 22
 	calm := func(int) bool { return false }
@@ -122,7 +122,7 @@ func TestStepLeaves(t *testing.T) {
 		require.Equal(t, (n+parts*split.Steps-1)/(parts*split.Steps), step)
 		for name, stolen := range map[string]func(int) bool{"calm": calm, "busy": busy} {
 			for _, pace := range []split.Pace{{}, {N: step / 4, D: split.MinStep}} { // no pace, and a step worth 4 MinStep
-				ls := leaves(split.ForRange(parts, n, 1, 0, pace), n, stolen)
+				ls := leaves(split.ForRange(parts, n, 1, 0, pace, 0), n, stolen)
 				require.Equal(t, n, sum(ls))
 				for _, l := range ls {
 					require.GreaterOrEqual(t, l, step, "P=%d %s pace %v", parts, name, pace)
@@ -132,18 +132,27 @@ func TestStepLeaves(t *testing.T) {
 		}
 	}
 	// A short call: a step holds less than MinStep at the pace.
-	pace := split.Pace{N: 8000, D: split.MinStep} // 2,000 elements a MinPiece
-	ls := leaves(split.ForRange(2, 100_000, 1, 0, pace), 100_000, calm)
-	require.LessOrEqual(t, len(ls), 2*100_000/8000+2, "calm: leaves of up to MinStep")
-	for _, l := range ls {
-		require.LessOrEqual(t, l, 8000)
+	pace := split.Pace{N: 8000, D: split.MinStep} // 2,000 elements a µs
+	for _, tc := range []struct {
+		wake  time.Duration
+		least int
+	}{
+		{4 * time.Microsecond, 2000},   // a wake-up of bare metal: pieces of 1 µs
+		{100 * time.Microsecond, 2500}, // of a small VM: 1.25 µs
+		{0, 2500},                      // unmeasured: the same
+	} {
+		ls := leaves(split.ForRange(2, 100_000, 1, 0, pace, tc.wake), 100_000, calm)
+		require.LessOrEqual(t, len(ls), 2*100_000/8000+2, "calm: leaves of up to MinStep")
+		for _, l := range ls {
+			require.LessOrEqual(t, l, 8000)
+		}
+		ls = leaves(split.ForRange(2, 100_000, 1, 0, pace, tc.wake), 100_000, busy)
+		require.Greater(t, len(ls), 100_000/8000, "stolen: cut further")
+		for _, l := range ls {
+			require.GreaterOrEqual(t, l, tc.least, "wake %v: not below MinPiece", tc.wake)
+		}
 	}
-	ls = leaves(split.ForRange(2, 100_000, 1, 0, pace), 100_000, busy)
-	require.Greater(t, len(ls), 100_000/8000, "stolen: cut further")
-	for _, l := range ls {
-		require.GreaterOrEqual(t, l, 2000, "but not below MinPiece")
-	}
-	require.Equal(t, split.Fixed(100), split.ForRange(2, n, 7, 100, pace), "a grain")
+	require.Equal(t, split.Fixed(100), split.ForRange(2, n, 7, 100, pace, 0), "a grain")
 }
 
 // TestStepOfNearIntLimit: the step of a range near the int limit does not
@@ -155,22 +164,44 @@ func TestStepOfNearIntLimit(t *testing.T) {
 }
 
 // TestWorthHalving: a running leaf gives half of its rest away only if the
-// half holds MinPiece or more at the pace of its last step, or the clock
-// could not time that step.
+// half holds MinPiece of the pool's wake-up or more at the pace of its last
+// step, or the clock could not time that step.
 func TestWorthHalving(t *testing.T) {
-	sp := split.New(2, 1, 0)
+	const bare = 4 * time.Microsecond // a wake-up: pieces of 1 µs
+	piece := split.MinPiece(bare)
+	sp := split.ForRange(2, 1<<20, 1, 0, split.Pace{}, bare)
 	for _, c := range []struct {
 		rest, step int
 		el         time.Duration
 		want       bool
 	}{
-		{rest: 2000, step: 1000, el: split.MinPiece, want: true},        // 2 MinPiece left: halves of one
-		{rest: 1999, step: 1000, el: split.MinPiece, want: false},       // just short
-		{rest: 2, step: 1, el: split.MinPiece, want: true},              // dear elements: two of them
-		{rest: 1 << 20, step: 1 << 20, el: split.MinPiece, want: false}, // cheap ones: not even a million
-		{rest: 10, step: 1000, el: 0, want: true},                       // the clock could not tell
+		{rest: 2000, step: 1000, el: piece, want: true},        // 2 MinPiece left: halves of one
+		{rest: 1999, step: 1000, el: piece, want: false},       // just short
+		{rest: 2, step: 1, el: piece, want: true},              // dear elements: two of them
+		{rest: 1 << 20, step: 1 << 20, el: piece, want: false}, // cheap ones: not even a million
+		{rest: 10, step: 1000, el: 0, want: true},              // the clock could not tell
 	} {
 		require.Equal(t, c.want, sp.WorthHalving(c.rest, c.step, c.el), "rest %d after a step of %d in %v", c.rest, c.step, c.el)
+	}
+	for _, sp := range []split.Splitter{split.New(2, 1, 0), split.ForRange(2, 1<<20, 1, 0, split.Pace{}, 0)} {
+		require.False(t, sp.WorthHalving(2499, 1000, split.MinPiece(bare)), "unmeasured: 1.25 µs")
+		require.True(t, sp.WorthHalving(2500, 1000, split.MinPiece(bare)), "unmeasured: 1.25 µs")
+	}
+}
+
+// TestMinPiece: the least piece is a sixteenth of the prefix's budget: a
+// quarter of the pool's wake-up within a sixteenth of MinStep and of
+// PrefixBudget, and a sixteenth of PrefixBudget while unmeasured.
+func TestMinPiece(t *testing.T) {
+	for _, c := range []struct{ wake, want time.Duration }{
+		{0, split.PrefixBudget / 16},
+		{-1, split.PrefixBudget / 16},
+		{time.Microsecond, split.MinStep / 16},
+		{4 * time.Microsecond, time.Microsecond}, // the simulator's bare metal
+		{5 * time.Microsecond, split.PrefixBudget / 16},
+		{70 * time.Microsecond, split.PrefixBudget / 16}, // this repository's VM
+	} {
+		require.Equal(t, c.want, split.MinPiece(c.wake), "wake-up %v", c.wake)
 	}
 }
 
@@ -200,7 +231,7 @@ func TestProbe(t *testing.T) {
 // n rounded up must not overflow into leaves of one element.
 func TestForWholeNearIntLimit(t *testing.T) {
 	const n = math.MaxInt
-	s := split.ForWhole(2, n, 1, 0, split.Pace{})
+	s := split.ForWhole(2, n, 1, 0, split.Pace{}, 0)
 	cuts := 0
 	for m := n; s.TrySplit(m, false); m /= 2 {
 		cuts++
@@ -216,7 +247,7 @@ func TestForWholeNearIntLimit(t *testing.T) {
 func TestForWholeThiefTakesWhole(t *testing.T) {
 	for _, parts := range []int{2, 8, 64} {
 		const n = 1 << 24
-		s := split.ForWhole(parts, n, 1, 0, split.Pace{})
+		s := split.ForWhole(parts, n, 1, 0, split.Pace{}, 0)
 		m := n
 		for ; s.TrySplit(m, false); m /= 2 {
 		}

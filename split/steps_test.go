@@ -63,7 +63,7 @@ func TestLeafSteps(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			sp := split.ForRange(tc.parts, tc.n, 1, 0, split.Pace{})
+			sp := split.ForRange(tc.parts, tc.n, 1, 0, split.Pace{}, 0)
 			q := split.StepOf(tc.n, tc.parts)
 			leaf := 2*q - 1 // the longest leaf
 			lo := tc.n - leaf
@@ -92,8 +92,8 @@ func TestLeafSteps(t *testing.T) {
 // takes the call's step, or MinStep's worth at that step's pace if that is
 // more, or all of itself if it is shorter; without a pace, the call's step.
 func TestFirstStepByThePaceBefore(t *testing.T) {
-	sp := split.ForRange(2, 1<<20, 1, 0, split.Pace{}) // a step of 8,192 elements
-	ns := split.Pace{N: 1000, D: time.Microsecond}     // 1 ns an element
+	sp := split.ForRange(2, 1<<20, 1, 0, split.Pace{}, 0) // a step of 8,192 elements
+	ns := split.Pace{N: 1000, D: time.Microsecond}        // 1 ns an element
 	tenth := split.Pace{N: 10_000, D: time.Microsecond}
 	assert.Equal(t, 8192, sp.FirstStep(1_000_000, ns), "the call's step: MinStep at 1 ns is 4,000 elements")
 	assert.Equal(t, int(split.MinStep)*10, sp.FirstStep(1_000_000, tenth), "MinStep's worth at 0.1 ns")

@@ -33,7 +33,7 @@ func ProbeLeaf(p *sched.Pool, leaves [][2]int, step int, fixed, hungry bool, clo
 		for _, l := range leaves {
 			sp := split.New(1, 1, 0)
 			if step > 0 {
-				sp = split.ForRange(1, split.Steps*step, 1, 0, split.Pace{})
+				sp = split.ForRange(1, split.Steps*step, 1, 0, split.Pace{}, 0)
 			}
 			sp.TrySplit(l[1]-l[0], false) // spends the budget of one cut
 			if fixed {

@@ -276,17 +276,18 @@ func (c *call[A]) siteKey() uintptr {
 
 // parallel folds [lo, hi) into r on the call's pool, cut as split.ForRange
 // says for a range that the pool's workers and the caller work on, with
-// leaves bounded by the prefix's pace (the zero Pace: none), and returns
-// the caller's run.
+// leaves bounded by the prefix's pace (the zero Pace: none) and pieces by
+// the pool's wake-up, and returns the caller's run.
 func parallel[A any](cfg *Config, lo, hi int, c *call[A], pace split.Pace, r run[A]) run[A] {
 	cfg.Run(func(w *sched.Worker) {
-		workers := w.Pool().Workers()
+		pool := w.Pool()
+		workers, wake := pool.Workers(), pool.Load().Wake
 		if c.w.Reuse {
 			c.spare = newSpares[A](workers)
 		}
-		sp := split.ForRange(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace)
+		sp := split.ForRange(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace, wake)
 		if c.w.Leaf != nil {
-			sp = split.ForWhole(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace)
+			sp = split.ForWhole(workers+1, hi-lo, cfg.MinLen, cfg.Grain, pace, wake)
 		}
 		if c.w.Tree {
 			r = run[A]{acc: c.tree(w, lo, hi, sp, false), live: true}

@@ -145,15 +145,16 @@ func (c *call) prefix(w *part) (r run, hi int, pf split.Prefix) {
 
 // parallel runs [lo, hi) on the pool from w's seat, cut as split.ForRange
 // (or, for whole leaves, split.ForWhole) says for the pool's workers and
-// the caller.
+// the caller and the pool's wake-up.
 func (c *call) parallel(w *part, lo, hi int, pace split.Pace, r run) run {
 	s := c.s
 	w.advance(int64(s.m.Seat))
 	s.calls++
 	defer func() { s.calls-- }()
-	sp := split.ForRange(s.workers+1, hi-lo, c.minLen, 0, pace)
+	wake := s.load().Wake
+	sp := split.ForRange(s.workers+1, hi-lo, c.minLen, 0, pace, wake)
 	if c.load.Whole {
-		sp = split.ForWhole(s.workers+1, hi-lo, c.minLen, 0, pace)
+		sp = split.ForWhole(s.workers+1, hi-lo, c.minLen, 0, pace, wake)
 	}
 	return c.reduce(w, lo, hi, sp, false, r)
 }
