@@ -66,8 +66,12 @@ import (
 // 200 µs where an element takes 4 µs or more), and between two pulls
 // processes pieces as the pool's workers do, so pulling overlaps computing
 // and a sequence slow to pull keeps the caller pulling while the workers
-// compute. A pass costs a few allocations, and a piece on the pool one or two
-// (the job that wakes a worker, a buffer grown to the piece's length).
+// compute. A pass that stays on the caller allocates its state (a few hundred
+// bytes) and its loop body, and first looks at the clock after its first
+// element; its first try of the pool allocates the rest of its state (some
+// 600 bytes and the ring of pieces), and a piece on the pool costs one or
+// two allocations (the job that wakes a worker, a buffer grown to the
+// piece's length).
 //
 // Memory: a pass holds at most 4×P+2 pieces, P being the participants (the
 // caller and at most GOMAXPROCS-1 of the pool's workers), each at most 64
@@ -393,11 +397,19 @@ func (*sumSeq[E]) prepare(int, int) {}
 // elements of a last incomplete group going to the first), so that it needs
 // no copy of the block and its sum is bit-identical to pairwise.Block's.
 type sumStack[E Number] struct {
+	acc   [4]E
+	group [4]E
+	// t holds the subtrees' sums, allocated when the first block ends: a
+	// pass of fewer elements (and one over integers, which never uses it)
+	// does not carry its 600 bytes.
+	t *sumTree[E]
+}
+
+// sumTree is the sums of a sumStack's complete subtrees.
+type sumTree[E Number] struct {
 	sums   [64]E
 	levels [64]uint8
 	n      int // entries in use; their levels decrease
-	acc    [4]E
-	group  [4]E
 }
 
 // add appends the element at position i of the sequence, counted from a
@@ -426,18 +438,26 @@ func (s *sumStack[E]) addGroup(i int) {
 // push appends the sum of a subtree of 2^level blocks, which must start where
 // the sums so far end and at a multiple of its own length.
 func (s *sumStack[E]) push(v E, level int) {
-	for s.n > 0 && int(s.levels[s.n-1]) == level {
-		s.n--
-		v = s.sums[s.n] + v
+	if s.t == nil {
+		s.t = new(sumTree[E])
+	}
+	t := s.t
+	for t.n > 0 && int(t.levels[t.n-1]) == level {
+		t.n--
+		v = t.sums[t.n] + v
 		level++
 	}
-	s.sums[s.n], s.levels[s.n] = v, uint8(level)
-	s.n++
+	t.sums[t.n], t.levels[t.n] = v, uint8(level)
+	t.n++
 }
 
 // total returns the sum of a sequence of n elements: the incomplete block, if
 // any, then the incomplete subtrees, from the right.
 func (s *sumStack[E]) total(n int) E {
+	var sums []E
+	if s.t != nil {
+		sums = s.t.sums[:s.t.n]
+	}
 	var t E
 	if r := n % split.Block; r > 0 {
 		a := s.acc
@@ -445,14 +465,14 @@ func (s *sumStack[E]) total(n int) E {
 			a[0] += e
 		}
 		t = (a[0] + a[1]) + (a[2] + a[3])
-	} else if s.n == 0 {
+	} else if len(sums) == 0 {
 		return 0
 	} else {
-		s.n--
-		t = s.sums[s.n]
+		t = sums[len(sums)-1]
+		sums = sums[:len(sums)-1]
 	}
-	for i := s.n - 1; i >= 0; i-- {
-		t = s.sums[i] + t
+	for i := len(sums) - 1; i >= 0; i-- {
+		t = sums[i] + t
 	}
 	return t
 }

@@ -127,3 +127,67 @@ func TestSeqHugeMinLen(t *testing.T) {
 		require.Equal(t, int64(len(xs)), n.Load(), "ForEachSeq")
 	}
 }
+
+// TestSeqShortPassMemory checks that a pass that stays on the caller, as one
+// over a few elements does, allocates a few hundred bytes: its state alone,
+// without what the pool's stints need (the ring of pieces, the counters the
+// workers share, each on a cache line of its own), which the pass allocates
+// only when it first tries the pool. The median over passes of the bytes
+// allocated, so that a pass that a stall sent to the pool does not count.
+func TestSeqShortPassMemory(t *testing.T) {
+	const most = 640 // bytes a pass, the test's own closures included; 930-1,560 when a pass allocated the pool's state at its start
+	xs := indices(10)
+	seq := func(yield func(int) bool) {
+		for _, x := range xs {
+			if !yield(x) {
+				return
+			}
+		}
+	}
+	add := func(a, b int) int { return a + b }
+	s := 0
+	for _, c := range []struct {
+		name string
+		pass func()
+	}{
+		{"MapSeq", func() {
+			for y := range par.MapSeq(seq, func(x int) int { return x + 1 }) {
+				s += y
+			}
+		}},
+		{"FilterSeq", func() {
+			for y := range par.FilterSeq(seq, func(x int) bool { return x&1 == 0 }) {
+				s += y
+			}
+		}},
+		{"ForEachSeq", func() { par.ForEachSeq(seq, func(x int) { s += x }) }},
+		{"ReduceSeq", func() { s += par.ReduceSeq(seq, 0, add) }},
+		{"SumSeq", func() { s += par.SumSeq(seq) }},
+		{"SumSeq float64", func() {
+			s += int(par.SumSeq(func(yield func(float64) bool) {
+				for _, x := range xs {
+					if !yield(float64(x)) {
+						return
+					}
+				}
+			}))
+		}},
+		{"MapSeq2", func() {
+			for y := range par.MapSeq2(slices.All(xs), func(i, x int) int { return i + x }) {
+				s += y
+			}
+		}},
+		{"ForEachSeq2", func() { par.ForEachSeq2(slices.All(xs), func(i, x int) { s += i + x }) }},
+	} {
+		bytes := make([]uint64, 51)
+		var before, after runtime.MemStats
+		for i := range bytes {
+			runtime.ReadMemStats(&before)
+			c.pass()
+			runtime.ReadMemStats(&after)
+			bytes[i] = after.TotalAlloc - before.TotalAlloc
+		}
+		slices.Sort(bytes)
+		assert.LessOrEqual(t, bytes[len(bytes)/2], uint64(most), "%s: bytes allocated by a pass over 10 elements", c.name)
+	}
+}

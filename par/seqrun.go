@@ -40,8 +40,10 @@ import (
 //     every few thousand elements (split.SeqStep: no further than the
 //     stint's end where an element is dear). Every pass begins so, which
 //     keeps a short sequence about as cheap as a loop over a sequence that
-//     the compiler cannot inline; after a stint (split.PrefixBudget at
-//     first) it tries the pool.
+//     the compiler cannot inline: a stint's clock starts at its first look,
+//     after one element, and the pass's state for the pool (seqPool) is
+//     allocated when it first tries the pool. After a stint
+//     (split.PrefixBudget at first) it tries the pool.
 //   - on the pool: pieces as above. A try begins with a dry piece, which the
 //     caller fills, processes and hands over itself: it measures a bound on
 //     what the pool could do, and a pool that cannot pay ends there (judge);
@@ -130,13 +132,21 @@ type seqRun[E, V any] struct {
 	left    int
 	stopped bool // the consumer stopped, or the pass is being torn down
 	alone   bool
-	start   time.Time // when the pass began
+	// On the pool, buf is the buffer of the piece being filled, of which
+	// n elements are filled (len(buf) <= size); here rather than with the
+	// pool's state, which a pass reaches through one more load, as push
+	// does for every element.
+	buf []E
+	n   int
 
 	// Alone.
-	step     int           // the length of the current countdown
-	stint    time.Time     // when the current stint alone began
+	step int // the length of the current countdown
+	// timed is set once the current stint alone has read the clock: its
+	// first countdown runs before any read, and its first look begins it.
+	timed    bool
+	stint    time.Duration // when the current stint alone began (seqClock)
 	stintLen time.Duration // how long it may last
-	looked   time.Time     // the last look at the clock
+	looked   time.Duration // the last look at the clock (seqClock)
 	// costAlone is the time of an element alone, in nanoseconds, over the
 	// countdowns of the last stint alone (split.SeqSample; 0: none yet).
 	costAlone float64
@@ -151,15 +161,21 @@ type seqRun[E, V any] struct {
 	// which the longest stint alone follows (split.SeqMaxStint).
 	wakeUp time.Duration
 
-	// On the pool.
+	// The state on the pool, allocated when the pass first tries it: a pass
+	// that stays alone, as a short one does, allocates only the fields
+	// above (BenchmarkSeqCheap's rows of 10 and 100 elements).
+	*seqPool[E, V]
+}
+
+// seqPool is the part of a pass's state that only its stints on the pool
+// use. Its fields are the caller's unless said otherwise.
+type seqPool[E, V any] struct {
 	pool    *sched.Pool
 	workers int              // the most jobs the pass runs on the pool at once
-	ring    []*seqSlot[E, V] // piece q lives in ring[q%len(ring)]; set before the first job
+	ring    []*seqSlot[E, V] // piece q lives in ring[q%len(ring)]
 	head    int64            // the oldest piece not yet emitted
 	tail    int64            // the piece being filled: pieces [head, tail) are published
 	fill    *seqSlot[E, V]
-	buf     []E // fill's buffer; len(buf) <= size
-	n       int // elements in buf
 	size    int // the length at which a piece is published
 	minSize int
 	capSize int       // what split.SeqPieceBytes allows; a longer piece (a grain, a minimum length) grows as it fills
@@ -212,6 +228,13 @@ type seqRun[E, V any] struct {
 	waiting atomic.Bool
 	wake    chan struct{} // cap 1
 }
+
+// seqEpoch is the origin of seqClock.
+var seqEpoch = time.Now()
+
+// seqClock returns the monotonic time since seqEpoch: one read of the
+// clock, where time.Now takes two (the wall clock as well).
+func seqClock() time.Duration { return time.Since(seqEpoch) }
 
 // seqSlot holds one piece.
 type seqSlot[E, V any] struct {
@@ -353,7 +376,6 @@ func (r *seqRun[E, V]) run(pull func()) {
 		r.toPool()
 	} else {
 		r.toAlone()
-		r.start = r.stint
 	}
 	pull()
 	if !r.stopped {
@@ -374,11 +396,19 @@ func (r *seqRun[E, V]) pooled() bool { return !r.alone || !r.look() }
 // clock, which may end the stint, and reports whether to go on alone.
 func (r *seqRun[E, V]) look() bool {
 	r.pos += r.step
-	now := time.Now()
-	d := now.Sub(r.looked)
+	now := seqClock()
+	if !r.timed && !seqFlip.Load() {
+		// The stint begins here: its first countdown ran without a read of
+		// the clock, which a pass of a few elements would pay for more than
+		// for its elements.
+		r.timed, r.stint, r.looked = true, now, now
+		r.left = r.step
+		return true
+	}
+	d := now - r.looked
 	r.costAlone = split.SeqSample(r.costAlone, r.step, d)
 	r.looked = now
-	el := now.Sub(r.stint)
+	el := now - r.stint
 	if el <= r.stintLen && !seqFlip.Load() {
 		if r.shape.fixed == 0 {
 			r.step = split.SeqStep(r.step, d, r.stintLen-el)
@@ -414,26 +444,29 @@ func (r *seqRun[E, V]) push(e E) bool {
 	return r.full()
 }
 
-// toAlone begins a stint alone.
+// toAlone begins a stint alone, whose clock starts at its first look.
 func (r *seqRun[E, V]) toAlone() {
 	r.alone = true
-	r.fill, r.buf, r.n = nil, nil, 0
+	r.buf, r.n = nil, 0
+	if r.seqPool != nil {
+		r.fill = nil
+	}
 	r.step = max(1, r.shape.fixed)
 	r.left = r.step
-	r.stint, r.costAlone = time.Now(), 0
-	r.looked = r.stint
+	r.timed, r.costAlone = false, 0
 }
 
 // toPool begins a stint on the pool.
 func (r *seqRun[E, V]) toPool() {
 	r.alone, r.left = false, 0
+	first := r.seqPool == nil
+	if first {
+		r.seqPool = new(seqPool[E, V])
+	}
 	r.pool = r.c.poolNow()
 	r.wakeUp = r.pool.Load().Wake
 	now := time.Now()
-	if r.ring == nil {
-		if r.start.IsZero() {
-			r.start = now
-		}
+	if first {
 		// The caller is a participant that holds a processor of its own:
 		// jobs beyond the other processors would only take turns with it,
 		// and its pulling is what every participant waits on.
@@ -811,7 +844,7 @@ func (r *seqRun[E, V]) finish() {
 // for those being processed, and returns the first panic among them.
 func (r *seqRun[E, V]) cancel() *carry.Panic {
 	r.stopped = true
-	if r.ring == nil {
+	if r.seqPool == nil {
 		return nil
 	}
 	var q int64 // the first piece dropped
