@@ -69,7 +69,7 @@ import (
 // compute. A pass that stays on the caller allocates its state (a few hundred
 // bytes) and its loop body, and first looks at the clock after its first
 // element; its first try of the pool allocates the rest of its state (some
-// 600 bytes and the ring of pieces), and a piece on the pool costs one or
+// 500 bytes and the ring of pieces), and a piece on the pool costs one or
 // two allocations (the job that wakes a worker, a buffer grown to the
 // piece's length).
 //
