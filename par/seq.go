@@ -3,7 +3,6 @@ package par
 import (
 	"iter"
 	"math/bits"
-	"unsafe"
 
 	"github.com/weftgo/weft/internal/pairwise"
 	"github.com/weftgo/weft/split"
@@ -66,7 +65,7 @@ import (
 // 200 µs where an element takes 4 µs or more), and between two pulls
 // processes pieces as the pool's workers do, so pulling overlaps computing
 // and a sequence slow to pull keeps the caller pulling while the workers
-// compute. A pass that stays on the caller allocates its state (a few hundred
+// compute. A pass that stays on the caller allocates its state (under 200
 // bytes) and its loop body, and first looks at the clock after its first
 // element; its first try of the pool allocates the rest of its state (some
 // 500 bytes and the ring of pieces), and a piece on the pool costs one or
@@ -84,18 +83,17 @@ func MapSeq[E, R any](seq iter.Seq[E], f func(E) R, opts ...Option) iter.Seq[R] 
 	if f == nil {
 		panic("par: MapSeq: f is nil")
 	}
-	c := configure(opts)
+	c := seqConfigure(opts)
 	return func(yield func(R) bool) {
 		m := &mapSeq[E, R]{f: f, yield: yield}
-		var zero R
-		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
+		m.init(c, m, seqShape{outBytes: seqOutBytes[R]()})
 		m.run(func() {
 			seq(func(e E) bool {
 				if m.left <= 0 && m.pooled() {
 					return m.push(e)
 				}
 				m.left--
-				if !yield(f(e)) {
+				if !m.yield(m.f(e)) {
 					return m.stop()
 				}
 				return true
@@ -148,7 +146,7 @@ func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.S
 	if keep == nil {
 		panic("par: FilterSeq: keep is nil")
 	}
-	c := configure(opts)
+	c := seqConfigure(opts)
 	return func(yield func(E) bool) {
 		m := &filterSeq[E]{keep: keep, yield: yield}
 		m.init(c, m, seqShape{outBytes: 1})
@@ -158,7 +156,7 @@ func FilterSeq[E any](seq iter.Seq[E], keep func(E) bool, opts ...Option) iter.S
 					return m.push(e)
 				}
 				m.left--
-				if keep(e) && !yield(e) {
+				if m.keep(e) && !m.yield(e) {
 					return m.stop()
 				}
 				return true
@@ -213,14 +211,14 @@ func ForEachSeq[E any](seq iter.Seq[E], f func(E), opts ...Option) {
 		panic("par: ForEachSeq: f is nil")
 	}
 	m := &forEachSeq[E]{f: f}
-	m.init(configure(opts), m, seqShape{})
+	m.init(seqConfigure(opts), m, seqShape{})
 	m.run(func() {
 		seq(func(e E) bool {
 			if m.left <= 0 && m.pooled() {
 				return m.push(e)
 			}
 			m.left--
-			f(e)
+			m.f(e)
 			return true
 		})
 	})
@@ -261,14 +259,14 @@ func ReduceSeq[E any](seq iter.Seq[E], identity E, op func(E, E) E, opts ...Opti
 		panic("par: ReduceSeq: op is nil")
 	}
 	m := &reduceSeq[E]{identity: identity, op: op, acc: identity}
-	m.init(configure(opts), m, seqShape{carries: true})
+	m.init(seqConfigure(opts), m, seqShape{})
 	m.run(func() {
 		seq(func(e E) bool {
 			if m.left <= 0 && m.pooled() {
 				return m.push(e)
 			}
 			m.left--
-			m.acc = op(m.acc, e)
+			m.acc = m.op(m.acc, e)
 			return true
 		})
 	})
@@ -319,11 +317,12 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 	if seq == nil {
 		panic("par: SumSeq: seq is nil")
 	}
-	m := &sumSeq[E]{exact: exact[E]()}
-	m.init(configure(opts), m, seqShape{carries: true, tail: true, fixed: sumSeqBatch})
-	if m.exact {
+	c, shape := seqConfigure(opts), seqShape{tail: true, fixed: sumSeqBatch}
+	if exact[E]() {
 		// Integer sums wrap and are the same in any order: alone, an element
-		// is one addition, as in the plain loop.
+		// is one addition, as in the plain loop, and the pass has no tree.
+		m := &sumSeqExact[E]{}
+		m.init(c, m, shape)
 		m.run(func() {
 			seq(func(e E) bool {
 				if m.left <= 0 && m.pooled() {
@@ -336,6 +335,8 @@ func SumSeq[E Number](seq iter.Seq[E], opts ...Option) E {
 		})
 		return m.sum
 	}
+	m := &sumSeq[E]{}
+	m.init(c, m, shape)
 	m.run(func() {
 		seq(func(e E) bool {
 			if m.left <= 0 && m.pooled() {
@@ -356,39 +357,47 @@ func exact[E Number]() bool {
 	return E(half) == 0
 }
 
+// sumSeq is SumSeq over floats: the sum so far, over the tree.
 type sumSeq[E Number] struct {
 	seqRun[E, E]
-	st    sumStack[E] // not exact: the sum so far, over the tree
-	exact bool
-	sum   E // exact: the sum so far
+	st sumStack[E]
 }
 
 func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise.All(pairwise.Add, in[lo:hi]) }
 func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
+func (*sumSeq[E]) slots(int)                          {}
+func (*sumSeq[E]) prepare(int, int)                   {}
 
 func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
-	if m.exact {
-		m.sum += v
-		return true
-	}
 	m.st.push(v, bits.TrailingZeros(sumSeqBatch/split.Block))
 	return true
 }
 
 func (m *sumSeq[E]) tail(in []E) {
-	if m.exact {
-		for _, e := range in {
-			m.sum += e
-		}
-		return
-	}
 	for i, e := range in { // in begins at a multiple of sumSeqBatch
 		m.st.add(e, i)
 	}
 }
 
-func (*sumSeq[E]) slots(int)        {}
-func (*sumSeq[E]) prepare(int, int) {}
+// sumSeqExact is SumSeq over integers: the sum so far.
+type sumSeqExact[E Number] struct {
+	seqRun[E, E]
+	sum E
+}
+
+func (m *sumSeqExact[E]) leaf(_ int, in []E, lo, hi int) E {
+	return pairwise.All(pairwise.Add, in[lo:hi])
+}
+func (*sumSeqExact[E]) combine(a, b E) E              { return a + b }
+func (*sumSeqExact[E]) slots(int)                     {}
+func (*sumSeqExact[E]) prepare(int, int)              {}
+func (m *sumSeqExact[E]) emit(_ int, _ []E, v E) bool { m.sum += v; return true }
+
+func (m *sumSeqExact[E]) tail(in []E) {
+	for _, e := range in {
+		m.sum += e
+	}
+}
 
 // sumStack adds a sequence over the pairwise tree of its blocks: the sums of
 // complete subtrees of 2^level blocks, at most one per level, in order. The

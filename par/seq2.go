@@ -1,9 +1,6 @@
 package par
 
-import (
-	"iter"
-	"unsafe"
-)
+import "iter"
 
 // The ...Seq2 functions take an iter.Seq2, such as maps.All(m) or
 // slices.All(s), and run on the engine of the ...Seq functions (seqrun.go).
@@ -39,14 +36,14 @@ func ForEachSeq2[K, V any](seq iter.Seq2[K, V], f func(K, V), opts ...Option) {
 		panic("par: ForEachSeq2: f is nil")
 	}
 	m := &forEachSeq2[K, V]{f2: f}
-	m.init(configure(opts), m, seqShape{})
+	m.init(seqConfigure(opts), m, seqShape{})
 	m.run(func() {
 		seq(func(k K, v V) bool {
 			if m.left <= 0 && m.pooled() {
 				return m.push(pair[K, V]{k, v})
 			}
 			m.left--
-			f(k, v)
+			m.f2(k, v)
 			return true
 		})
 	})
@@ -71,19 +68,18 @@ func MapSeq2[K, V, R any](seq iter.Seq2[K, V], f func(K, V) R, opts ...Option) i
 	if f == nil {
 		panic("par: MapSeq2: f is nil")
 	}
-	c := configure(opts)
+	c := seqConfigure(opts)
 	return func(yield func(R) bool) {
 		m := &mapSeq2[K, V, R]{f2: f}
 		m.yield = yield
-		var zero R
-		m.init(c, m, seqShape{outBytes: int(unsafe.Sizeof(zero))})
+		m.init(c, m, seqShape{outBytes: seqOutBytes[R]()})
 		m.run(func() {
 			seq(func(k K, v V) bool {
 				if m.left <= 0 && m.pooled() {
 					return m.push(pair[K, V]{k, v})
 				}
 				m.left--
-				if !yield(f(k, v)) {
+				if !m.yield(m.f2(k, v)) {
 					return m.stop()
 				}
 				return true

@@ -105,33 +105,39 @@ type seqAlgebra[E, V any] interface {
 	tail(in []E)
 }
 
-// seqShape is what the engine must know of an algebra beyond its methods.
+// seqShape is what the engine must know of an algebra beyond its methods:
+// 12 bytes, which seqRun's flags round to two words.
 type seqShape struct {
-	// outBytes is the memory of the outputs per element, for the piece cap.
-	outBytes int
-	// carries: V carries a value, so runs of a piece must be combined.
-	carries bool
-	// tail: the last, partial piece goes to the algebra's tail.
-	tail bool
+	// outBytes is the memory of the outputs per element, for the piece cap
+	// (seqOutBytes).
+	outBytes int32
 	// fixed, when positive, is the length of every piece, and modes change
 	// only at multiples of it (SumSeq: its tree must not depend on timing).
-	fixed int
+	fixed int32
+	// tail: the last, partial piece goes to the algebra's tail.
+	tail bool
+}
+
+// seqOutBytes returns the memory of an output R, for seqShape.outBytes: at
+// most split.SeqPieceBytes, beyond which a piece holds one element anyway.
+func seqOutBytes[R any]() int32 {
+	var zero R
+	return int32(min(unsafe.Sizeof(zero), split.SeqPieceBytes))
 }
 
 // seqRun is the state of one pass over a sequence. Its fields are the
-// caller's unless said otherwise.
+// caller's unless said otherwise. A pass that stays alone allocates it and
+// no more, so it holds only what a stint alone uses (136 bytes), the rest
+// being in seqPool.
 type seqRun[E, V any] struct {
-	c     config
-	alg   seqAlgebra[E, V]
-	shape seqShape
+	c   *config // shared by the passes of a call: read only
+	alg seqAlgebra[E, V]
 
 	// pos counts the elements published in pieces and those processed
 	// alone before the current countdown; alone, the body processes left
 	// more before it calls look. On the pool left is 0.
-	pos     int
-	left    int
-	stopped bool // the consumer stopped, or the pass is being torn down
-	alone   bool
+	pos  int
+	left int
 	// On the pool, buf is the buffer of the piece being filled, of which
 	// n elements are filled (len(buf) <= size); here rather than with the
 	// pool's state, which a pass reaches through one more load, as push
@@ -140,26 +146,20 @@ type seqRun[E, V any] struct {
 	n   int
 
 	// Alone.
-	step int // the length of the current countdown
-	// timed is set once the current stint alone has read the clock: its
-	// first countdown runs before any read, and its first look begins it.
-	timed    bool
+	step     int           // the length of the current countdown
 	stint    time.Duration // when the current stint alone began (seqClock)
 	stintLen time.Duration // how long it may last
 	looked   time.Duration // the last look at the clock (seqClock)
 	// costAlone is the time of an element alone, in nanoseconds, over the
 	// countdowns of the last stint alone (split.SeqSample; 0: none yet).
 	costAlone float64
-	// failAlone is the time alone when a dry piece or a window with a
-	// worker last judged that the pool does not pay (0: never; see
-	// split.SeqTry).
-	failAlone float64
-	// slows counts the windows in a row that ended a try although a worker
-	// took part (split.SeqFailed).
-	slows int
-	// wakeUp is the pool's wake-up as the last try began (split.Load.Wake),
-	// which the longest stint alone follows (split.SeqMaxStint).
-	wakeUp time.Duration
+
+	shape   seqShape
+	stopped bool // the consumer stopped, or the pass is being torn down
+	alone   bool
+	// timed is set once the current stint alone has read the clock: its
+	// first countdown runs before any read, and its first look begins it.
+	timed bool
 
 	// The state on the pool, allocated when the pass first tries it: a pass
 	// that stays alone, as a short one does, allocates only the fields
@@ -170,7 +170,18 @@ type seqRun[E, V any] struct {
 // seqPool is the part of a pass's state that only its stints on the pool
 // use. Its fields are the caller's unless said otherwise.
 type seqPool[E, V any] struct {
-	pool    *sched.Pool
+	pool *sched.Pool
+	// wakeUp is the pool's wake-up as the last try began (split.Load.Wake),
+	// which the longest stint alone follows (split.SeqMaxStint).
+	wakeUp time.Duration
+	// failAlone is the time alone when a dry piece or a window with a
+	// worker last judged that the pool does not pay (0: never; see
+	// split.SeqTry).
+	failAlone float64
+	// slows counts the windows in a row that ended a try although a worker
+	// took part (split.SeqFailed).
+	slows int
+
 	workers int              // the most jobs the pass runs on the pool at once
 	ring    []*seqSlot[E, V] // piece q lives in ring[q%len(ring)]
 	head    int64            // the oldest piece not yet emitted
@@ -346,9 +357,23 @@ func (s *seqSlot[E, V]) process(w *sched.Worker, cfg *engine.Config) {
 	s.dur = time.Since(t0)
 }
 
+// seqNoOpts is the configuration of every call without options.
+var seqNoOpts config
+
+// seqConfigure resolves a call's options as configure does, for its passes
+// to share: a pointer that MapSeq's result and each pass hold in a word,
+// where the value takes 72 bytes of each.
+func seqConfigure(opts []Option) *config {
+	if len(opts) == 0 {
+		return &seqNoOpts
+	}
+	c := configure(opts)
+	return &c
+}
+
 // init prepares r for a pass of the call configured by c, with alg (in
 // practice the structure that r is embedded in) and its shape.
-func (r *seqRun[E, V]) init(c config, alg seqAlgebra[E, V], shape seqShape) {
+func (r *seqRun[E, V]) init(c *config, alg seqAlgebra[E, V], shape seqShape) {
 	r.c, r.alg, r.shape, r.stintLen = c, alg, shape, split.PrefixBudget
 }
 
@@ -416,9 +441,9 @@ func (r *seqRun[E, V]) look() bool {
 		r.left = r.step
 		return true
 	}
-	if !split.SeqTry(r.stintLen, r.costAlone, r.failAlone, r.wakeUp) && !seqFlip.Load() {
+	if r.seqPool != nil && !split.SeqTry(r.stintLen, r.costAlone, r.failAlone, r.wakeUp) && !seqFlip.Load() {
 		// The pool did not pay at about this cost: a longer stint alone,
-		// with no try.
+		// with no try. (A pass that has not tried the pool tries it.)
 		r.stintLen = split.SeqNextStint(r.stintLen, r.wakeUp)
 		r.stint, r.costAlone = now, 0
 		r.left = r.step
@@ -451,7 +476,7 @@ func (r *seqRun[E, V]) toAlone() {
 	if r.seqPool != nil {
 		r.fill = nil
 	}
-	r.step = max(1, r.shape.fixed)
+	r.step = max(1, int(r.shape.fixed))
 	r.left = r.step
 	r.timed, r.costAlone = false, 0
 }
@@ -476,7 +501,7 @@ func (r *seqRun[E, V]) toPool() {
 		r.alg.slots(len(r.ring))
 		var zero E
 		r.minSize = max(1, r.c.MinLen)
-		r.capSize = max(1, split.SeqPieceBytes/max(1, int(unsafe.Sizeof(zero))+r.shape.outBytes))
+		r.capSize = max(1, split.SeqPieceBytes/max(1, int(unsafe.Sizeof(zero))+int(r.shape.outBytes)))
 	}
 	r.tryStart, r.winStart, r.winEmitted, r.emitted, r.judged = now, now, 0, 0, 0
 	r.dry = r.c.Grain == 0 && !seqFlip.Load() && split.SeqNeedsDry(r.costAlone)
@@ -493,7 +518,7 @@ func (r *seqRun[E, V]) toPool() {
 func (r *seqRun[E, V]) pieceLen() int {
 	switch {
 	case r.shape.fixed > 0:
-		return r.shape.fixed
+		return int(r.shape.fixed)
 	case r.c.Grain > 0:
 		return r.c.Grain
 	case seqFlip.Load():

@@ -90,8 +90,8 @@ func SeqSample(least float64, n int, d time.Duration) float64 {
 // times what it held, which keeps a short sequence from ever trying the pool
 // (capping every countdown made a 20 µs pass over 2,000 elements of 10 steps
 // run at 0.57 of the loop's speed instead of 0.81); a dear element's
-// overshoot only delays the pool: 9 elements of W13's 10,000 steps, some
-// 100 µs alone, before the first try. The countdown's own time, not the
+// overshoot only delays the pool: 3 elements of W13's 10,000 steps, some
+// 30 µs alone, before the first try. The countdown's own time, not the
 // least over the stint (SeqSample), which a first element slowed by the
 // pass's start may hold until a countdown of 2*PrefixGrowth.
 func SeqStep(n int, d, rest time.Duration) int {
