@@ -530,7 +530,7 @@ func (r *seqRun[E, V]) pieceLen() int {
 	}
 	n := r.capSize
 	if per > 0 {
-		d := split.SeqPieceTime(time.Since(r.tryStart), per)
+		d := split.SeqPieceTime(time.Since(r.tryStart), per, r.wakeUp)
 		if r.dry {
 			d = split.LeafTarget
 		}

@@ -112,10 +112,11 @@ const SeqMaxStep = 4096
 
 // SeqPieceTime returns about how long the next piece of a pass on the pool
 // takes, when the pass's stint on the pool has run age and an element's work
-// is per nanoseconds: LeafTarget, long enough that what a piece costs to
-// publish, claim and hand over is paid rarely, short enough that the
-// participant that takes the last piece does not keep the others waiting
-// long; but while the stint is young, a step of it, a Steps-th of a
+// is per nanoseconds, on a pool whose workers take wake from a wake-up to
+// its work (Load.Wake; 0: not measured): LeafTarget, long enough that what a
+// piece costs to publish, claim and hand over is paid rarely, short enough
+// that the participant that takes the last piece does not keep the others
+// waiting long; but while the stint is young, a step of it, a Steps-th of a
 // participant's share (StepOf), the stint being taken to last twice its age,
 // as long again as it has run; and no less than MinStep, the least work a
 // leaf holds. A young stint, and a short pass, is so cut finer. Sized by the
@@ -126,25 +127,26 @@ const SeqMaxStep = 4096
 // An element of MinStep or more is a piece by itself, and pieces of a few
 // such elements pay the caller's own part of a piece (the cache lines a
 // piece's slot and results move between processors, the clock reads) too
-// often: their pieces are a step of the stint within LeafTarget and
-// SeqDearPiece.
+// often: their pieces are a step of the stint within LeafTarget and the
+// pool's linger (Linger: 160 µs here, 128 µs on the simulator's bare metal),
+// a piece no longer than a worker searches before it parks, so that a
+// worker waiting for the next piece is still searching when it comes.
 // With LeafTarget's cap and the young stint's finer pieces, W13's element at
-// 10,000 steps ran at 0.92 of the batches' speed at GOMAXPROCS 2; with
-// these, 0.96 (go run ./bench -w W13 -c none -scaling=false -sweep=false
-// -reps 3, 4 alternated rounds). Cheap elements keep LeafTarget's cap:
-// pieces of 4 LeafTargets at 100 steps (2,000 elements, 32 KiB) ran that
-// part at 0.81 of the batches' speed instead of 0.90.
-func SeqPieceTime(age time.Duration, per float64) time.Duration {
+// 10,000 steps ran at 0.92 of the batches' speed at GOMAXPROCS 2; within
+// LeafTarget and 4 LeafTargets, 0.96 (go run ./bench -w W13 -c none
+// -scaling=false -sweep=false -reps 3, 4 alternated rounds); within the
+// linger, level with 4 LeafTargets (0.99-1.03 of the time at GOMAXPROCS 2
+// and 8, alone and beside a busy process, 27-47 alternated rounds; -bench
+// 'PairedSeq/^k=10000$/src=fast/' 0.99-1.01). Cheap elements keep
+// LeafTarget's cap: pieces of 4 LeafTargets at 100 steps (2,000 elements,
+// 32 KiB) ran that part at 0.81 of the batches' speed instead of 0.90.
+func SeqPieceTime(age time.Duration, per float64, wake time.Duration) time.Duration {
 	step := max(MinStep, 2*age/Steps)
 	if seqDear(per) {
-		return min(SeqDearPiece, max(LeafTarget, step))
+		return max(LeafTarget, min(step, Linger(wake)))
 	}
 	return min(LeafTarget, step)
 }
-
-// SeqDearPiece is the longest piece of elements that take MinStep or more
-// each (SeqPieceTime): 4 LeafTargets.
-const SeqDearPiece = 4 * LeafTarget
 
 // SeqPieceBytes bounds the memory of one piece of a pass on the pool, its
 // elements and their per-element results, whatever the timing says: with the

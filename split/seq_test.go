@@ -136,11 +136,15 @@ func TestSeqStep(t *testing.T) {
 }
 
 func TestSeqPieceTime(t *testing.T) {
+	const wake = 70 * time.Microsecond
 	cheap, dear := float64(MinStep-1), float64(MinStep)
-	assert.Equal(t, MinStep, SeqPieceTime(0, cheap), "no less than MinStep")
-	assert.Equal(t, 10*time.Microsecond, SeqPieceTime(Steps*5*time.Microsecond, cheap), "a step of a young stint, taken to last twice its age")
-	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second, cheap), "no more than LeafTarget")
-	assert.Equal(t, LeafTarget, SeqPieceTime(0, dear), "an element of MinStep: no less than LeafTarget")
-	assert.Equal(t, 3*LeafTarget, SeqPieceTime(Steps*3*LeafTarget/2, dear), "a step of the stint")
-	assert.Equal(t, SeqDearPiece, SeqPieceTime(time.Second, dear), "no more than SeqDearPiece")
+	assert.Equal(t, MinStep, SeqPieceTime(0, cheap, wake), "no less than MinStep")
+	assert.Equal(t, 10*time.Microsecond, SeqPieceTime(Steps*5*time.Microsecond, cheap, wake), "a step of a young stint, taken to last twice its age")
+	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second, cheap, wake), "no more than LeafTarget")
+	assert.Equal(t, LeafTarget, SeqPieceTime(0, dear, wake), "an element of MinStep: no less than LeafTarget")
+	assert.Equal(t, 3*LeafTarget/2, SeqPieceTime(Steps*3*LeafTarget/4, dear, wake), "a step of the stint")
+	assert.Equal(t, 160*time.Microsecond, SeqPieceTime(time.Second, dear, wake), "no more than the pool's linger")
+	assert.Equal(t, Linger(0), SeqPieceTime(time.Second, dear, 0), "unmeasured: the linger of PrefixBudget")
+	assert.Equal(t, 128*time.Microsecond, SeqPieceTime(time.Second, dear, 4*time.Microsecond), "bare metal's linger")
+	assert.Equal(t, LeafTarget, SeqPieceTime(time.Second, dear, 500*time.Nanosecond), "a linger under LeafTarget: LeafTarget")
 }
