@@ -357,16 +357,20 @@ func exact[E Number]() bool {
 	return E(half) == 0
 }
 
+// sumOps is what SumSeq's two forms share: a piece's sum and the sum of two.
+type sumOps[E Number] struct{}
+
+func (sumOps[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise.All(pairwise.Add, in[lo:hi]) }
+func (sumOps[E]) combine(a, b E) E                 { return a + b }
+func (sumOps[E]) slots(int)                        {}
+func (sumOps[E]) prepare(int, int)                 {}
+
 // sumSeq is SumSeq over floats: the sum so far, over the tree.
 type sumSeq[E Number] struct {
+	sumOps[E]
 	seqRun[E, E]
 	st sumStack[E]
 }
-
-func (m *sumSeq[E]) leaf(_ int, in []E, lo, hi int) E { return pairwise.All(pairwise.Add, in[lo:hi]) }
-func (*sumSeq[E]) combine(a, b E) E                   { return a + b }
-func (*sumSeq[E]) slots(int)                          {}
-func (*sumSeq[E]) prepare(int, int)                   {}
 
 func (m *sumSeq[E]) emit(_ int, _ []E, v E) bool {
 	m.st.push(v, bits.TrailingZeros(sumSeqBatch/split.Block))
@@ -381,16 +385,11 @@ func (m *sumSeq[E]) tail(in []E) {
 
 // sumSeqExact is SumSeq over integers: the sum so far.
 type sumSeqExact[E Number] struct {
+	sumOps[E]
 	seqRun[E, E]
 	sum E
 }
 
-func (m *sumSeqExact[E]) leaf(_ int, in []E, lo, hi int) E {
-	return pairwise.All(pairwise.Add, in[lo:hi])
-}
-func (*sumSeqExact[E]) combine(a, b E) E              { return a + b }
-func (*sumSeqExact[E]) slots(int)                     {}
-func (*sumSeqExact[E]) prepare(int, int)              {}
 func (m *sumSeqExact[E]) emit(_ int, _ []E, v E) bool { m.sum += v; return true }
 
 func (m *sumSeqExact[E]) tail(in []E) {

@@ -112,7 +112,6 @@ type Prefix struct {
 	expect      Pace          // as told by Expect
 	stays       int           // chunks that Stay planned
 	long        time.Duration // the rest that ends a prefix: LongRest of its pool's wake-up
-	piece       time.Duration // a rest shorter than two is the last chunk: MinPiece of the wake-up
 }
 
 // NewPrefix begins the prefix of a call of n elements, none of whose pieces
@@ -123,7 +122,7 @@ func NewPrefix(n, minLen int, now time.Time) Prefix {
 	if n-end < first {
 		end = n
 	}
-	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, budget: PrefixBudget, look: PrefixBudget, long: LongRest(0), piece: MinPiece(0)}
+	return Prefix{n: n, first: first, end: end, last: end, start: now, prev: now, budget: PrefixBudget, look: PrefixBudget, long: LongRest(0)}
 }
 
 // Begin sets when the prefix began to now, for a plan that NewPrefix and
@@ -183,7 +182,7 @@ func (p *Prefix) Warm() {
 // the pool has a spare worker. The first chunk, planned before (Expect),
 // stays as planned unless Warm shortens it.
 func (p *Prefix) Meet(l Load) {
-	p.budget, p.look, p.long, p.piece = Budget(l.Wake), Budget(l.Wake), LongRest(l.Wake), MinPiece(l.Wake)
+	p.budget, p.look, p.long = Budget(l.Wake), Budget(l.Wake), LongRest(l.Wake)
 	if l.Spare() > 0 {
 		p.Warm()
 	}
@@ -224,7 +223,7 @@ func (p *Prefix) Next(now time.Time) bool {
 	d := now.Sub(p.prev)
 	left := p.budget - p.el
 	if p.n-p.end > p.first && (left < p.budget/8 || p.el >= p.budget/8 && p.Long() || p.warmRest(d)) {
-		if p.RestAtLeast(2 * p.piece) {
+		if p.RestAtLeast(2 * pieceOf(p.budget)) { // two pieces of MinPiece
 			return false
 		}
 		// A rest that makes no two pieces would run on the caller all the

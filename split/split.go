@@ -139,9 +139,10 @@ func ForWhole(participants, n, minLen, grain int, prefix Pace, wake time.Duratio
 // alternated rounds). TrySplit judges by the prefix's pace (ForRange), and
 // a running leaf by the pace of its last step (WorthHalving), which
 // follows cost that climbs along the range.
-func MinPiece(wake time.Duration) time.Duration {
-	return Budget(wake) / 16
-}
+func MinPiece(wake time.Duration) time.Duration { return pieceOf(Budget(wake)) }
+
+// pieceOf returns MinPiece of a pool whose prefix budget is budget.
+func pieceOf(budget time.Duration) time.Duration { return budget / 16 }
 
 // WorthHalving reports whether a running leaf with rest elements left, whose
 // last step of step elements took el, may give half of them away: the half
